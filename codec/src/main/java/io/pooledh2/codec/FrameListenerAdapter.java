@@ -1,0 +1,124 @@
+/*
+ * Copyright 2026 The pooledh2 authors. Licensed under the Apache License, version 2.0.
+ */
+package io.pooledh2.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2Flags;
+import io.netty.handler.codec.http2.Http2FrameListener;
+import io.netty.handler.codec.http2.Http2FrameTypes;
+import io.netty.handler.codec.http2.Http2Settings;
+
+/**
+ * Turns pooled frames into the {@link Http2FrameListener} calls {@code DefaultHttp2FrameReader} makes, and
+ * releases each frame after the call.
+ *
+ * <p>A standard listener may keep the objects it is given (Netty's {@code Http2FrameCodec} keeps the settings,
+ * the unknown frame's flags and the GOAWAY debug data), so unless told that the listener keeps nothing, the
+ * adapter gives it its own copy of everything the pooled frame would reuse: the settings map, the unknown
+ * frame's flags and the GOAWAY debug data. DATA and unknown payloads are passed as they are: a listener keeps
+ * those by retaining them, as with the stock reader. The headers are passed as they are because the decoder
+ * makes a new container for every block.
+ */
+final class FrameListenerAdapter implements PooledHttp2FrameListener {
+
+    Http2FrameListener listener;
+    boolean listenerKeepsNothing;
+
+    @Override
+    public void onFrame(ChannelHandlerContext ctx, PooledHttp2Frame frame) throws Http2Exception {
+        try {
+            dispatch(ctx, frame);
+        } finally {
+            frame.release();
+        }
+    }
+
+    private void dispatch(ChannelHandlerContext ctx, PooledHttp2Frame frame) throws Http2Exception {
+        switch (frame.frameType()) {
+            case Http2FrameTypes.DATA: {
+                PooledDataFrame data = (PooledDataFrame) frame;
+                listener.onDataRead(ctx, data.streamId, data.content, data.padding, data.endStream);
+                break;
+            }
+            case Http2FrameTypes.HEADERS: {
+                PooledHeadersFrame headers = (PooledHeadersFrame) frame;
+                if (headers.priorityPresent) {
+                    listener.onHeadersRead(ctx, headers.streamId, headers.headers, headers.streamDependency,
+                            headers.weight, headers.exclusive, headers.padding, headers.endStream);
+                } else {
+                    listener.onHeadersRead(ctx, headers.streamId, headers.headers, headers.padding,
+                            headers.endStream);
+                }
+                break;
+            }
+            case Http2FrameTypes.PRIORITY: {
+                PooledPriorityFrame priority = (PooledPriorityFrame) frame;
+                listener.onPriorityRead(ctx, priority.streamId, priority.streamDependency, priority.weight,
+                        priority.exclusive);
+                break;
+            }
+            case Http2FrameTypes.RST_STREAM: {
+                PooledResetFrame reset = (PooledResetFrame) frame;
+                listener.onRstStreamRead(ctx, reset.streamId, reset.errorCode);
+                break;
+            }
+            case Http2FrameTypes.SETTINGS:
+                if (frame instanceof PooledSettingsAckFrame) {
+                    listener.onSettingsAckRead(ctx);
+                } else {
+                    Http2Settings settings = ((PooledSettingsFrame) frame).settings;
+                    listener.onSettingsRead(ctx, listenerKeepsNothing ? settings
+                            : new Http2Settings(settings.size()).copyFrom(settings));
+                }
+                break;
+            case Http2FrameTypes.PUSH_PROMISE: {
+                PooledPushPromiseFrame promise = (PooledPushPromiseFrame) frame;
+                listener.onPushPromiseRead(ctx, promise.streamId, promise.promisedStreamId, promise.headers,
+                        promise.padding);
+                break;
+            }
+            case Http2FrameTypes.PING: {
+                PooledPingFrame ping = (PooledPingFrame) frame;
+                if (ping.ack) {
+                    listener.onPingAckRead(ctx, ping.content);
+                } else {
+                    listener.onPingRead(ctx, ping.content);
+                }
+                break;
+            }
+            case Http2FrameTypes.GO_AWAY:
+                onGoAway(ctx, (PooledGoAwayFrame) frame);
+                break;
+            case Http2FrameTypes.WINDOW_UPDATE: {
+                PooledWindowUpdateFrame update = (PooledWindowUpdateFrame) frame;
+                listener.onWindowUpdateRead(ctx, update.streamId, update.windowSizeIncrement);
+                break;
+            }
+            default: {
+                PooledUnknownFrame unknown = (PooledUnknownFrame) frame;
+                Http2Flags flags = listenerKeepsNothing ? unknown.flags : new Http2Flags(unknown.flags.value());
+                listener.onUnknownFrame(ctx, unknown.frameType, unknown.streamId, flags, unknown.content);
+                break;
+            }
+        }
+    }
+
+    /** The debug data is copied (when the listener may keep it) so that nothing stores a slice that is reused. */
+    private void onGoAway(ChannelHandlerContext ctx, PooledGoAwayFrame goAway) throws Http2Exception {
+        ByteBuf debugData = goAway.content;
+        if (listenerKeepsNothing || !debugData.isReadable()) {
+            listener.onGoAwayRead(ctx, goAway.lastStreamId, goAway.errorCode, debugData);
+            return;
+        }
+        ByteBuf copy = Unpooled.copiedBuffer(debugData);
+        try {
+            listener.onGoAwayRead(ctx, goAway.lastStreamId, goAway.errorCode, copy);
+        } finally {
+            copy.release();
+        }
+    }
+}

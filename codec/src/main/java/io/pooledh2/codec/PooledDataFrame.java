@@ -1,0 +1,144 @@
+/*
+ * Copyright 2026 The pooledh2 authors. Licensed under the Apache License, version 2.0.
+ */
+package io.pooledh2.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http2.Http2DataFrame;
+import io.netty.handler.codec.http2.Http2FrameStream;
+import io.netty.handler.codec.http2.Http2FrameTypes;
+import io.netty.util.IllegalReferenceCountException;
+import io.netty.util.Recycler;
+import io.netty.util.internal.StringUtil;
+
+/** DATA: the payload is a retained slice of the input, released with the frame. */
+final class PooledDataFrame extends StreamFrame implements Http2DataFrame {
+
+    static final FramePool<PooledDataFrame> POOL = new FramePool<>(PooledDataFrame::new);
+
+    ByteBuf content;
+    int padding;
+    boolean endStream;
+
+    private PooledDataFrame(Recycler.Handle<PooledDataFrame> handle) {
+        super(handle);
+    }
+
+    void init(int streamId, ByteBuf content, int padding, boolean endStream) {
+        this.streamId = streamId;
+        this.content = content;
+        this.padding = padding;
+        this.endStream = endStream;
+    }
+
+    @Override
+    void clear() {
+        ByteBuf content = this.content;
+        this.content = null;
+        padding = 0;
+        endStream = false;
+        clearStream();
+        if (content != null) {
+            content.release();
+        }
+    }
+
+    @Override
+    public byte frameType() {
+        return Http2FrameTypes.DATA;
+    }
+
+    @Override
+    public String name() {
+        return "DATA";
+    }
+
+    @Override
+    public ByteBuf content() {
+        ensureAccessible();
+        ByteBuf content = this.content;
+        if (content == null) {
+            throw new IllegalReferenceCountException(0);
+        }
+        return content;
+    }
+
+    @Override
+    public int padding() {
+        ensureAccessible();
+        return padding;
+    }
+
+    @Override
+    public int initialFlowControlledBytes() {
+        return content().readableBytes() + padding;
+    }
+
+    @Override
+    public boolean isEndStream() {
+        ensureAccessible();
+        return endStream;
+    }
+
+    @Override
+    public PooledDataFrame stream(Http2FrameStream stream) {
+        super.stream(stream);
+        return this;
+    }
+
+    @Override
+    public Http2DataFrame copy() {
+        return replace(content().copy());
+    }
+
+    @Override
+    public Http2DataFrame duplicate() {
+        return replace(content().duplicate());
+    }
+
+    @Override
+    public Http2DataFrame retainedDuplicate() {
+        return replace(content().retainedDuplicate());
+    }
+
+    /** A frame of its own, never pooled, with the same fields and the given payload. */
+    @Override
+    public Http2DataFrame replace(ByteBuf content) {
+        PooledDataFrame copy = POOL.newUnpooled();
+        copy.init(streamId(), content, padding, endStream);
+        copy.stream(stream());
+        return copy;
+    }
+
+    @Override
+    public PooledDataFrame retain() {
+        super.retain();
+        return this;
+    }
+
+    @Override
+    public PooledDataFrame retain(int increment) {
+        super.retain(increment);
+        return this;
+    }
+
+    @Override
+    public PooledDataFrame touch() {
+        return this;
+    }
+
+    @Override
+    public PooledDataFrame touch(Object hint) {
+        ByteBuf content = this.content;
+        if (content != null) {
+            content.touch(hint);
+        }
+        return this;
+    }
+
+    @Override
+    public String toString() {
+        return StringUtil.simpleClassName(this) + "(stream=" + streamId + ", content=" + content
+                + ", endStream=" + endStream + ", padding=" + padding + ')';
+    }
+}

@@ -1,0 +1,112 @@
+/*
+ * Copyright 2026 The pooledh2 authors. Licensed under the Apache License, version 2.0.
+ */
+package io.pooledh2.codec;
+
+import io.netty.util.AbstractReferenceCounted;
+import io.netty.util.IllegalReferenceCountException;
+import io.netty.util.Recycler;
+
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+
+/**
+ * The base of every pooled frame: it owns the reference count, the reset and the way back to reuse.
+ *
+ * <p>Reuse works by ownership, as Go's {@code frameCache} does. While a frame is being delivered the reader
+ * holds it ({@link #HELD}). If the consumer releases it during the callback, the last release marks it
+ * {@link #RETURNED} and the reader parses the next frame of its type into it. If the consumer still holds it
+ * when the callback returns, the reader marks it {@link #DETACHED} and forgets it; the consumer's last release
+ * then gives it to its {@link Recycler}. Both transitions are one CAS on {@link #owner}, so exactly one side
+ * decides, whichever thread the consumer releases on.
+ */
+abstract class PooledFrame extends AbstractReferenceCounted implements PooledHttp2Frame {
+
+    static final int HELD = 0;
+    static final int RETURNED = 1;
+    static final int DETACHED = 2;
+
+    private static final AtomicIntegerFieldUpdater<PooledFrame> OWNER =
+            AtomicIntegerFieldUpdater.newUpdater(PooledFrame.class, "owner");
+
+    /** Null for a frame that is never pooled (reuse off, paranoid mode, copies). */
+    private final Recycler.Handle<PooledFrame> handle;
+    private volatile int owner = DETACHED;
+    private boolean paranoid;
+    int streamId;
+
+    @SuppressWarnings("unchecked")
+    PooledFrame(Recycler.Handle<? extends PooledFrame> handle) {
+        this.handle = (Recycler.Handle<PooledFrame>) handle;
+    }
+
+    /** Makes the frame ready for a consumer: a count of 1, held by the reader when it may be reused. */
+    final void handOut(boolean heldByReader, boolean paranoid) {
+        this.paranoid = paranoid;
+        owner = heldByReader ? HELD : DETACHED;
+        setRefCnt(1);
+    }
+
+    /**
+     * Called by the reader when the consumer's callback has returned. Returns {@code true} if the consumer
+     * still holds the frame, which is then the consumer's alone; {@code false} if it came back to the reader.
+     */
+    final boolean leaveToConsumer() {
+        return OWNER.compareAndSet(this, HELD, DETACHED);
+    }
+
+    /** Called by a closing reader: an idle frame goes to its pool, one still in use is left to its consumer. */
+    final void abandonByReader() {
+        if (OWNER.getAndSet(this, DETACHED) == RETURNED && handle != null) {
+            handle.recycle(this);
+        }
+    }
+
+    @Override
+    protected final void deallocate() {
+        clear();
+        if (paranoid || OWNER.compareAndSet(this, HELD, RETURNED)) {
+            return;
+        }
+        if (handle != null) {
+            handle.recycle(this);
+        }
+    }
+
+    /** Releases what the frame holds and resets every field, so nothing of it can reach a later frame. */
+    abstract void clear();
+
+    /** Every accessor calls this: in paranoid mode a released frame throws instead of answering. */
+    final void ensureAccessible() {
+        if (paranoid && refCnt() == 0) {
+            throw new IllegalReferenceCountException(0);
+        }
+    }
+
+    @Override
+    public int streamId() {
+        ensureAccessible();
+        return streamId;
+    }
+
+    @Override
+    public PooledFrame retain() {
+        super.retain();
+        return this;
+    }
+
+    @Override
+    public PooledFrame retain(int increment) {
+        super.retain(increment);
+        return this;
+    }
+
+    @Override
+    public PooledFrame touch() {
+        return this;
+    }
+
+    @Override
+    public PooledFrame touch(Object hint) {
+        return this;
+    }
+}

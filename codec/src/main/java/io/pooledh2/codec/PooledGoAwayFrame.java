@@ -1,0 +1,150 @@
+/*
+ * Copyright 2026 The pooledh2 authors. Licensed under the Apache License, version 2.0.
+ */
+package io.pooledh2.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http2.Http2FrameTypes;
+import io.netty.handler.codec.http2.Http2GoAwayFrame;
+import io.netty.util.IllegalReferenceCountException;
+import io.netty.util.Recycler;
+import io.netty.util.internal.StringUtil;
+
+/** GOAWAY: the debug data is a retained slice of the input, released with the frame. */
+final class PooledGoAwayFrame extends PooledFrame implements Http2GoAwayFrame {
+
+    static final FramePool<PooledGoAwayFrame> POOL = new FramePool<>(PooledGoAwayFrame::new);
+
+    int lastStreamId;
+    long errorCode;
+    ByteBuf content;
+    private int extraStreamIds;
+
+    private PooledGoAwayFrame(Recycler.Handle<PooledGoAwayFrame> handle) {
+        super(handle);
+    }
+
+    void init(int lastStreamId, long errorCode, ByteBuf content) {
+        this.lastStreamId = lastStreamId;
+        this.errorCode = errorCode;
+        this.content = content;
+        this.extraStreamIds = 0;
+    }
+
+    @Override
+    void clear() {
+        ByteBuf content = this.content;
+        this.content = null;
+        lastStreamId = 0;
+        errorCode = 0;
+        extraStreamIds = 0;
+        if (content != null) {
+            content.release();
+        }
+    }
+
+    @Override
+    public byte frameType() {
+        return Http2FrameTypes.GO_AWAY;
+    }
+
+    @Override
+    public String name() {
+        return "GOAWAY";
+    }
+
+    @Override
+    public long errorCode() {
+        ensureAccessible();
+        return errorCode;
+    }
+
+    @Override
+    public int lastStreamId() {
+        ensureAccessible();
+        return lastStreamId;
+    }
+
+    /** Only meaningful for outbound frames; kept so the frame behaves like Netty's. */
+    @Override
+    public int extraStreamIds() {
+        ensureAccessible();
+        return extraStreamIds;
+    }
+
+    @Override
+    public PooledGoAwayFrame setExtraStreamIds(int extraStreamIds) {
+        ensureAccessible();
+        if (extraStreamIds < 0) {
+            throw new IllegalArgumentException("extraStreamIds must be non-negative");
+        }
+        this.extraStreamIds = extraStreamIds;
+        return this;
+    }
+
+    @Override
+    public ByteBuf content() {
+        ensureAccessible();
+        ByteBuf content = this.content;
+        if (content == null) {
+            throw new IllegalReferenceCountException(0);
+        }
+        return content;
+    }
+
+    @Override
+    public Http2GoAwayFrame copy() {
+        return replace(content().copy());
+    }
+
+    @Override
+    public Http2GoAwayFrame duplicate() {
+        return replace(content().duplicate());
+    }
+
+    @Override
+    public Http2GoAwayFrame retainedDuplicate() {
+        return replace(content().retainedDuplicate());
+    }
+
+    /** A frame of its own, never pooled, with the same fields and the given debug data. */
+    @Override
+    public Http2GoAwayFrame replace(ByteBuf content) {
+        PooledGoAwayFrame copy = POOL.newUnpooled();
+        copy.init(lastStreamId(), errorCode, content);
+        copy.extraStreamIds = extraStreamIds;
+        return copy;
+    }
+
+    @Override
+    public PooledGoAwayFrame retain() {
+        super.retain();
+        return this;
+    }
+
+    @Override
+    public PooledGoAwayFrame retain(int increment) {
+        super.retain(increment);
+        return this;
+    }
+
+    @Override
+    public PooledGoAwayFrame touch() {
+        return this;
+    }
+
+    @Override
+    public PooledGoAwayFrame touch(Object hint) {
+        ByteBuf content = this.content;
+        if (content != null) {
+            content.touch(hint);
+        }
+        return this;
+    }
+
+    @Override
+    public String toString() {
+        return StringUtil.simpleClassName(this) + "(lastStreamId=" + lastStreamId + ", errorCode=" + errorCode
+                + ", content=" + content + ')';
+    }
+}

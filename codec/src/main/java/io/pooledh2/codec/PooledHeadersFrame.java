@@ -1,0 +1,114 @@
+/*
+ * Copyright 2026 The pooledh2 authors. Licensed under the Apache License, version 2.0.
+ */
+package io.pooledh2.codec;
+
+import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2FrameStream;
+import io.netty.handler.codec.http2.Http2FrameTypes;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.util.Recycler;
+import io.netty.util.internal.StringUtil;
+
+/** HEADERS, its CONTINUATION frames assembled. */
+final class PooledHeadersFrame extends HeaderBlockFrame implements PooledHttp2HeadersFrame {
+
+    static final FramePool<PooledHeadersFrame> POOL = new FramePool<>(PooledHeadersFrame::new);
+
+    boolean endStream;
+    boolean priorityPresent;
+    int streamDependency;
+    short weight;
+    boolean exclusive;
+
+    private PooledHeadersFrame(Recycler.Handle<PooledHeadersFrame> handle) {
+        super(handle);
+    }
+
+    /** Sets every field but the headers, which arrive when the block ends. */
+    void init(int streamId, int padding, boolean endStream, boolean priorityPresent, int streamDependency,
+              short weight, boolean exclusive) {
+        this.streamId = streamId;
+        this.headers = null;
+        this.padding = padding;
+        this.endStream = endStream;
+        this.priorityPresent = priorityPresent;
+        this.streamDependency = streamDependency;
+        this.weight = weight;
+        this.exclusive = exclusive;
+    }
+
+    @Override
+    void clear() {
+        clearHeaderBlock();
+        endStream = false;
+        priorityPresent = false;
+        streamDependency = 0;
+        weight = Http2CodecUtil.DEFAULT_PRIORITY_WEIGHT;
+        exclusive = false;
+    }
+
+    @Override
+    public byte frameType() {
+        return Http2FrameTypes.HEADERS;
+    }
+
+    @Override
+    public String name() {
+        return "HEADERS";
+    }
+
+    @Override
+    public Http2Headers headers() {
+        ensureAccessible();
+        return headers;
+    }
+
+    @Override
+    public int padding() {
+        ensureAccessible();
+        return padding;
+    }
+
+    @Override
+    public boolean isEndStream() {
+        ensureAccessible();
+        return endStream;
+    }
+
+    @Override
+    public boolean priorityPresent() {
+        ensureAccessible();
+        return priorityPresent;
+    }
+
+    @Override
+    public int streamDependency() {
+        ensureAccessible();
+        return streamDependency;
+    }
+
+    @Override
+    public short weight() {
+        ensureAccessible();
+        return weight;
+    }
+
+    @Override
+    public boolean exclusive() {
+        ensureAccessible();
+        return exclusive;
+    }
+
+    @Override
+    public PooledHeadersFrame stream(Http2FrameStream stream) {
+        super.stream(stream);
+        return this;
+    }
+
+    @Override
+    public String toString() {
+        return StringUtil.simpleClassName(this) + "(stream=" + streamId + ", headers=" + headers
+                + ", endStream=" + endStream + ", padding=" + padding + ')';
+    }
+}

@@ -1,0 +1,26 @@
+/*
+ * Copyright 2026 The pooledh2 authors. Licensed under the Apache License, version 2.0.
+ */
+package io.pooledh2.codec;
+
+import io.netty.handler.codec.http2.Http2HeadersFrame;
+
+/**
+ * A pooled HEADERS frame, with the complete header block (any CONTINUATION frames already assembled) and the
+ * deprecated RFC 7540 priority fields, which Netty's {@link Http2HeadersFrame} does not carry. The headers
+ * belong to the frame: see {@link PooledHttp2Frame} for how long they stay valid.
+ */
+public interface PooledHttp2HeadersFrame extends Http2HeadersFrame, PooledHttp2Frame {
+
+    /** Whether the frame carried the PRIORITY flag and fields. */
+    boolean priorityPresent();
+
+    /** The stream this one depends on; 0 when {@link #priorityPresent()} is false. */
+    int streamDependency();
+
+    /** The weight, 1 to 256; the default 16 when {@link #priorityPresent()} is false. */
+    short weight();
+
+    /** The exclusive flag of the dependency; false when {@link #priorityPresent()} is false. */
+    boolean exclusive();
+}

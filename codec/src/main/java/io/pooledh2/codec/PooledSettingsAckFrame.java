@@ -1,0 +1,39 @@
+/*
+ * Copyright 2026 The pooledh2 authors. Licensed under the Apache License, version 2.0.
+ */
+package io.pooledh2.codec;
+
+import io.netty.handler.codec.http2.Http2FrameTypes;
+import io.netty.handler.codec.http2.Http2SettingsAckFrame;
+import io.netty.util.Recycler;
+import io.netty.util.internal.StringUtil;
+
+/** SETTINGS with the ACK flag: no fields, but counted and released like every other frame. */
+final class PooledSettingsAckFrame extends PooledFrame implements Http2SettingsAckFrame {
+
+    static final FramePool<PooledSettingsAckFrame> POOL = new FramePool<>(PooledSettingsAckFrame::new);
+
+    private PooledSettingsAckFrame(Recycler.Handle<PooledSettingsAckFrame> handle) {
+        super(handle);
+    }
+
+    @Override
+    void clear() {
+        // Nothing to reset.
+    }
+
+    @Override
+    public byte frameType() {
+        return Http2FrameTypes.SETTINGS;
+    }
+
+    @Override
+    public String name() {
+        return "SETTINGS(ACK)";
+    }
+
+    @Override
+    public String toString() {
+        return StringUtil.simpleClassName(this);
+    }
+}

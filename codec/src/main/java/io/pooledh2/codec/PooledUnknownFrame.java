@@ -1,0 +1,139 @@
+/*
+ * Copyright 2026 The pooledh2 authors. Licensed under the Apache License, version 2.0.
+ */
+package io.pooledh2.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http2.Http2Flags;
+import io.netty.handler.codec.http2.Http2FrameStream;
+import io.netty.handler.codec.http2.Http2UnknownFrame;
+import io.netty.util.IllegalReferenceCountException;
+import io.netty.util.Recycler;
+import io.netty.util.internal.StringUtil;
+
+/**
+ * A frame of a type this reader does not know (an extension): type, flags and payload as received. The
+ * payload is a retained slice of the input; the {@link Http2Flags} object is reused with the frame.
+ */
+final class PooledUnknownFrame extends StreamFrame implements Http2UnknownFrame {
+
+    static final FramePool<PooledUnknownFrame> POOL = new FramePool<>(PooledUnknownFrame::new);
+
+    private static final short ALL_FLAGS = 0xFF;
+
+    byte frameType;
+    final Http2Flags flags = new Http2Flags();
+    ByteBuf content;
+
+    private PooledUnknownFrame(Recycler.Handle<PooledUnknownFrame> handle) {
+        super(handle);
+    }
+
+    void init(byte frameType, int streamId, short flags, ByteBuf content) {
+        this.frameType = frameType;
+        this.streamId = streamId;
+        this.flags.setFlag(false, ALL_FLAGS).setFlag(true, flags);
+        this.content = content;
+    }
+
+    @Override
+    void clear() {
+        ByteBuf content = this.content;
+        this.content = null;
+        frameType = 0;
+        flags.setFlag(false, ALL_FLAGS);
+        clearStream();
+        if (content != null) {
+            content.release();
+        }
+    }
+
+    @Override
+    public byte frameType() {
+        ensureAccessible();
+        return frameType;
+    }
+
+    @Override
+    public String name() {
+        return "UNKNOWN";
+    }
+
+    @Override
+    public Http2Flags flags() {
+        ensureAccessible();
+        return flags;
+    }
+
+    @Override
+    public ByteBuf content() {
+        ensureAccessible();
+        ByteBuf content = this.content;
+        if (content == null) {
+            throw new IllegalReferenceCountException(0);
+        }
+        return content;
+    }
+
+    @Override
+    public PooledUnknownFrame stream(Http2FrameStream stream) {
+        super.stream(stream);
+        return this;
+    }
+
+    @Override
+    public Http2UnknownFrame copy() {
+        return replace(content().copy());
+    }
+
+    @Override
+    public Http2UnknownFrame duplicate() {
+        return replace(content().duplicate());
+    }
+
+    @Override
+    public Http2UnknownFrame retainedDuplicate() {
+        return replace(content().retainedDuplicate());
+    }
+
+    /** A frame of its own, never pooled, with the same fields and the given payload. */
+    @Override
+    public Http2UnknownFrame replace(ByteBuf content) {
+        PooledUnknownFrame copy = POOL.newUnpooled();
+        copy.init(frameType(), streamId, flags.value(), content);
+        copy.stream(stream());
+        return copy;
+    }
+
+    @Override
+    public PooledUnknownFrame retain() {
+        super.retain();
+        return this;
+    }
+
+    @Override
+    public PooledUnknownFrame retain(int increment) {
+        super.retain(increment);
+        return this;
+    }
+
+    @Override
+    public PooledUnknownFrame touch() {
+        return this;
+    }
+
+    @Override
+    public PooledUnknownFrame touch(Object hint) {
+        ByteBuf content = this.content;
+        if (content != null) {
+            content.touch(hint);
+        }
+        return this;
+    }
+
+    @Override
+    public String toString() {
+        return StringUtil.simpleClassName(this) + "(frameType=" + frameType + ", stream=" + streamId
+                + ", flags=" + flags + ", content=" + content + ')';
+    }
+}
