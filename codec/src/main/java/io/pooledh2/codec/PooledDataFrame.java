@@ -25,7 +25,7 @@ final class PooledDataFrame extends StreamFrame implements Http2DataFrame {
     }
 
     void init(int streamId, ByteBuf content, int padding, boolean endStream) {
-        this.streamId = streamId;
+        initStream(streamId);
         this.content = content;
         this.padding = padding;
         this.endStream = endStream;

@@ -32,7 +32,6 @@ abstract class PooledFrame extends AbstractReferenceCounted implements PooledHtt
     private final Recycler.Handle<PooledFrame> handle;
     private volatile int owner = DETACHED;
     private boolean paranoid;
-    int streamId;
 
     @SuppressWarnings("unchecked")
     PooledFrame(Recycler.Handle<? extends PooledFrame> handle) {
@@ -82,10 +81,11 @@ abstract class PooledFrame extends AbstractReferenceCounted implements PooledHtt
         }
     }
 
+    /** Connection frames (SETTINGS, PING, GOAWAY) are on stream 0; {@link StreamFrame} overrides this. */
     @Override
     public int streamId() {
         ensureAccessible();
-        return streamId;
+        return 0;
     }
 
     @Override

@@ -28,7 +28,7 @@ final class PooledHeadersFrame extends HeaderBlockFrame implements PooledHttp2He
     /** Sets every field but the headers, which arrive when the block ends. */
     void init(int streamId, int padding, boolean endStream, boolean priorityPresent, int streamDependency,
               short weight, boolean exclusive) {
-        this.streamId = streamId;
+        initStream(streamId);
         this.headers = null;
         this.padding = padding;
         this.endStream = endStream;

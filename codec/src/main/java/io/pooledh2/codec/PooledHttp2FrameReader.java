@@ -596,7 +596,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         }
         PooledSettingsFrame frame = settingsFrames.acquire(reuseFrames, paranoid);
         try {
-            readSettings(in, frame.settings);
+            readSettings(in, frame.init());
         } catch (Http2Exception e) {
             frame.release();
             settingsFrames.afterCallback();

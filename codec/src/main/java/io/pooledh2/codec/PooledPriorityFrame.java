@@ -23,7 +23,7 @@ final class PooledPriorityFrame extends StreamFrame implements Http2PriorityFram
     }
 
     void init(int streamId, int streamDependency, short weight, boolean exclusive) {
-        this.streamId = streamId;
+        initStream(streamId);
         this.streamDependency = streamDependency;
         this.weight = weight;
         this.exclusive = exclusive;

@@ -24,7 +24,7 @@ final class PooledPushPromiseFrame extends HeaderBlockFrame implements Http2Push
 
     /** Sets every field but the headers, which arrive when the block ends. */
     void init(int streamId, int promisedStreamId, int padding) {
-        this.streamId = streamId;
+        initStream(streamId);
         this.promisedStreamId = promisedStreamId;
         this.padding = padding;
         this.headers = null;

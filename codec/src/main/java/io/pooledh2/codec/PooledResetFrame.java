@@ -20,7 +20,7 @@ final class PooledResetFrame extends StreamFrame implements Http2ResetFrame {
     }
 
     void init(int streamId, long errorCode) {
-        this.streamId = streamId;
+        initStream(streamId);
         this.errorCode = errorCode;
     }
 

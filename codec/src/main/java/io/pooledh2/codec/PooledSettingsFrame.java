@@ -20,6 +20,12 @@ final class PooledSettingsFrame extends PooledFrame implements Http2SettingsFram
         super(handle);
     }
 
+    /** Empties the map for a parse, whatever an earlier owner left in it. */
+    Http2Settings init() {
+        settings.clear();
+        return settings;
+    }
+
     @Override
     void clear() {
         settings.clear();

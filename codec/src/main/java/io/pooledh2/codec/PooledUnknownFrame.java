@@ -31,7 +31,7 @@ final class PooledUnknownFrame extends StreamFrame implements Http2UnknownFrame 
 
     void init(byte frameType, int streamId, short flags, ByteBuf content) {
         this.frameType = frameType;
-        this.streamId = streamId;
+        initStream(streamId);
         this.flags.setFlag(false, ALL_FLAGS).setFlag(true, flags);
         this.content = content;
     }

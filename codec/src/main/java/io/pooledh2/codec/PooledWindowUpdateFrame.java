@@ -20,7 +20,7 @@ final class PooledWindowUpdateFrame extends StreamFrame implements Http2WindowUp
     }
 
     void init(int streamId, int windowSizeIncrement) {
-        this.streamId = streamId;
+        initStream(streamId);
         this.windowSizeIncrement = windowSizeIncrement;
     }
 

@@ -10,10 +10,17 @@ import io.netty.util.Recycler;
 /** A pooled frame that belongs to a stream and can carry the {@link Http2FrameStream} a frame codec gives it. */
 abstract class StreamFrame extends PooledFrame implements Http2StreamFrame {
 
+    int streamId;
     private Http2FrameStream stream;
 
     StreamFrame(Recycler.Handle<? extends PooledFrame> handle) {
         super(handle);
+    }
+
+    @Override
+    public int streamId() {
+        ensureAccessible();
+        return streamId;
     }
 
     @Override
@@ -29,9 +36,14 @@ abstract class StreamFrame extends PooledFrame implements Http2StreamFrame {
         return this;
     }
 
+    /** Subclasses call this from their {@code init}: a parse sets every field, the stream included. */
+    final void initStream(int streamId) {
+        this.streamId = streamId;
+        stream = null;
+    }
+
     /** Subclasses call this from {@link #clear()}. */
     final void clearStream() {
-        stream = null;
-        streamId = 0;
+        initStream(0);
     }
 }

@@ -1,0 +1,313 @@
+/*
+ * Copyright 2026 The pooledh2 authors. Licensed under the Apache License, version 2.0.
+ */
+package io.pooledh2.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.util.IllegalReferenceCountException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Frame reuse, in the spirit of Go's {@code SetReuseFrames} tests: instances come back when released, never
+ * when kept, never with reuse off; a reused frame shows nothing of its earlier life; paranoid mode and double
+ * release fail loudly. Reader work runs on a {@code FastThreadLocalThread}, as on an event loop.
+ */
+class PooledFrameReuseTest {
+
+    private EmbeddedChannel channel;
+    private ChannelHandlerContext ctx;
+
+    @BeforeEach
+    void setUp() {
+        channel = new EmbeddedChannel(new ChannelInboundHandlerAdapter());
+        channel.config().setAllocator(PooledByteBufAllocator.DEFAULT);
+        ctx = channel.pipeline().firstContext();
+    }
+
+    @AfterEach
+    void tearDown() {
+        channel.finishAndReleaseAll();
+    }
+
+    /** Parses one frame of {@code kind} and returns what the listener made of it. */
+    private <T> T parse(PooledHttp2FrameReader reader, FrameKind kind, int variant,
+                        Function<PooledHttp2Frame, T> listener) throws Http2Exception {
+        ByteBuf in = PooledByteBufAllocator.DEFAULT.directBuffer();
+        List<T> results = new ArrayList<>();
+        try {
+            kind.write(in, variant);
+            reader.readFrame(ctx, in, (c, frame) -> results.add(listener.apply(frame)));
+            assertFalse(in.isReadable(), "whole frame consumed");
+        } finally {
+            in.release();
+        }
+        assertEquals(1, results.size(), "one frame per parse");
+        return results.get(0);
+    }
+
+    private static PooledHttp2Frame releaseInCallback(PooledHttp2Frame frame) {
+        frame.release();
+        return frame;
+    }
+
+    private static PooledHttp2Frame keep(PooledHttp2Frame frame) {
+        return frame;
+    }
+
+    @ParameterizedTest
+    @EnumSource(FrameKind.class)
+    void sameInstanceComesBackWhenReleasedDuringCallback(FrameKind kind) throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader().reuseFrames(true);
+            PooledHttp2Frame first = parse(reader, kind, 1, PooledFrameReuseTest::releaseInCallback);
+            PooledHttp2Frame second = parse(reader, kind, 2, PooledFrameReuseTest::releaseInCallback);
+            PooledHttp2Frame third = parse(reader, kind, 3, PooledFrameReuseTest::releaseInCallback);
+            assertSame(first, second);
+            assertSame(second, third);
+            reader.close();
+        });
+    }
+
+    @ParameterizedTest
+    @EnumSource(FrameKind.class)
+    void keptFrameIsLeftToItsOwnerAndNotReused(FrameKind kind) throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader().reuseFrames(true);
+            PooledHttp2Frame kept = parse(reader, kind, 1, PooledFrameReuseTest::keep);
+            String before = FrameAccess.render(kept);
+            PooledHttp2Frame next = parse(reader, kind, 2, PooledFrameReuseTest::keep);
+            assertNotSame(kept, next);
+            assertEquals(before, FrameAccess.render(kept), "a kept frame is not touched by later parses");
+            assertEquals(1, kept.refCnt());
+            kept.release();
+            next.release();
+            reader.close();
+        });
+    }
+
+    /** Frames kept past the callback go back to the Recycler on release and are handed out again from it. */
+    @Test
+    void keptFramesReturnThroughTheRecycler() throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader().reuseFrames(true);
+            // Netty's Recycler pools one in every io.netty.recycler.ratio (8) new objects: keep enough of them.
+            Set<PooledHttp2Frame> released = Collections.newSetFromMap(new IdentityHashMap<>());
+            for (int i = 0; i < 64; i++) {
+                released.add(parse(reader, FrameKind.WINDOW_UPDATE, i + 1, PooledFrameReuseTest::keep));
+            }
+            assertEquals(64, released.size(), "every kept frame is a distinct instance");
+            for (PooledHttp2Frame frame : released) {
+                assertTrue(frame.release());
+            }
+            int reused = 0;
+            List<PooledHttp2Frame> kept = new ArrayList<>();
+            for (int i = 0; i < 64; i++) {
+                PooledHttp2Frame frame = parse(reader, FrameKind.WINDOW_UPDATE, i + 1, PooledFrameReuseTest::keep);
+                kept.add(frame);
+                if (released.contains(frame)) {
+                    reused++;
+                    assertEquals(1, frame.refCnt(), "a recycled frame is handed out with a count of 1");
+                    assertEquals(1000 + i + 1, ((PooledWindowUpdateFrame) frame).windowSizeIncrement());
+                }
+            }
+            assertTrue(reused >= 64 / 8, "frames released by their owners were handed out again: " + reused);
+            kept.forEach(PooledHttp2Frame::release);
+            reader.close();
+        });
+    }
+
+    @ParameterizedTest
+    @EnumSource(FrameKind.class)
+    void distinctInstancesWithReuseOff(FrameKind kind) throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader().reuseFrames(false);
+            assertFalse(reader.isReusingFrames());
+            PooledHttp2Frame first = parse(reader, kind, 1, PooledFrameReuseTest::releaseInCallback);
+            PooledHttp2Frame second = parse(reader, kind, 2, PooledFrameReuseTest::releaseInCallback);
+            assertNotSame(first, second);
+            reader.close();
+        });
+    }
+
+    @Test
+    void systemPropertyTurnsReuseOff() throws Exception {
+        String old = System.setProperty(PooledHttp2FrameReader.REUSE_FRAMES_PROPERTY, "false");
+        try {
+            EventLoopThread.run(() -> {
+                PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
+                assertFalse(reader.isReusingFrames());
+                for (FrameKind kind : FrameKind.values()) {
+                    PooledHttp2Frame first = parse(reader, kind, 1, PooledFrameReuseTest::releaseInCallback);
+                    PooledHttp2Frame second = parse(reader, kind, 2, PooledFrameReuseTest::releaseInCallback);
+                    assertNotSame(first, second, kind.name());
+                }
+                reader.close();
+            });
+        } finally {
+            restore(PooledHttp2FrameReader.REUSE_FRAMES_PROPERTY, old);
+        }
+        assertTrue(new PooledHttp2FrameReader().isReusingFrames(), "reuse is the default");
+    }
+
+    /** Reuse on or off, the consumer sees the same fields: nothing of a poisoned earlier frame survives a parse. */
+    @ParameterizedTest
+    @EnumSource(FrameKind.class)
+    void poisonedFrameIsFullyOverwrittenByTheNextParse(FrameKind kind) throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader fresh = new PooledHttp2FrameReader().reuseFrames(false);
+            String expected = parse(fresh, kind, 2, frame -> renderAndRelease(frame));
+
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader().reuseFrames(true);
+            PooledHttp2Frame first = parse(reader, kind, 1, PooledFrameReuseTest::releaseInCallback);
+            FrameAccess.poison(first);
+            PooledHttp2Frame[] second = new PooledHttp2Frame[1];
+            String actual = parse(reader, kind, 2, frame -> {
+                second[0] = frame;
+                return renderAndRelease(frame);
+            });
+            assertSame(first, second[0], "the poisoned instance was the one reused");
+            assertEquals(expected, actual);
+            fresh.close();
+            reader.close();
+        });
+    }
+
+    private static String renderAndRelease(PooledHttp2Frame frame) {
+        try {
+            return FrameAccess.render(frame);
+        } finally {
+            frame.release();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(FrameKind.class)
+    void paranoidModeThrowsOnEveryAccessAfterRelease(FrameKind kind) throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader().paranoid(true);
+            assertTrue(reader.isParanoid());
+            assertFalse(reader.isReusingFrames());
+            PooledHttp2Frame first = parse(reader, kind, 1, frame -> {
+                FrameAccess.render(frame); // every accessor works while the frame is live
+                frame.release();
+                return frame;
+            });
+            for (org.junit.jupiter.api.function.Executable access : FrameAccess.accessors(first)) {
+                assertThrows(IllegalReferenceCountException.class, access);
+            }
+            PooledHttp2Frame second = parse(reader, kind, 2, PooledFrameReuseTest::releaseInCallback);
+            assertNotSame(first, second, "paranoid mode never reuses");
+            reader.close();
+        });
+    }
+
+    @Test
+    void paranoidSystemProperty() {
+        String old = System.setProperty(PooledHttp2FrameReader.PARANOID_PROPERTY, "true");
+        try {
+            assertTrue(new PooledHttp2FrameReader().isParanoid());
+        } finally {
+            restore(PooledHttp2FrameReader.PARANOID_PROPERTY, old);
+        }
+        assertFalse(new PooledHttp2FrameReader().isParanoid());
+    }
+
+    @ParameterizedTest
+    @EnumSource(FrameKind.class)
+    void releasingTwiceThrows(FrameKind kind) throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
+            PooledHttp2Frame frame = parse(reader, kind, 1, PooledFrameReuseTest::keep);
+            assertTrue(frame.release());
+            assertThrows(IllegalReferenceCountException.class, frame::release);
+            assertThrows(IllegalReferenceCountException.class, frame::retain);
+            reader.close();
+        });
+    }
+
+    @Test
+    void retainKeepsTheFrameUntilTheLastRelease() throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
+            PooledHttp2Frame kept = parse(reader, FrameKind.DATA, 1, frame -> {
+                frame.retain();
+                frame.release();
+                return frame;
+            });
+            assertEquals(1, kept.refCnt());
+            PooledHttp2Frame next = parse(reader, FrameKind.DATA, 2, PooledFrameReuseTest::releaseInCallback);
+            assertNotSame(kept, next, "a frame retained in the callback is not reused");
+            assertTrue(FrameAccess.render(kept).contains(io.netty.buffer.ByteBufUtil.hexDump(RawFrames.bytes("data-1"))));
+            assertTrue(kept.release());
+            reader.close();
+        });
+    }
+
+    /** A consumer that never releases loses only the reuse: the reader moves on to a new frame. */
+    @Test
+    void frameNeverReleasedIsOnlyNotReused() throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
+            PooledHttp2Frame dropped = parse(reader, FrameKind.PING, 1, PooledFrameReuseTest::keep);
+            PooledHttp2Frame next = parse(reader, FrameKind.PING, 2, PooledFrameReuseTest::releaseInCallback);
+            PooledHttp2Frame again = parse(reader, FrameKind.PING, 3, PooledFrameReuseTest::releaseInCallback);
+            assertNotSame(dropped, next);
+            assertSame(next, again);
+            assertEquals(1000L, ((PooledPingFrame) dropped).content());
+            reader.close();
+        });
+    }
+
+    /** DATA payloads are slices of the input, not copies. */
+    @Test
+    void dataPayloadIsASliceOfTheInput() throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
+            ByteBuf in = PooledByteBufAllocator.DEFAULT.directBuffer();
+            FrameKind.DATA.write(in, 1);
+            List<PooledHttp2Frame> frames = new ArrayList<>();
+            reader.readFrame(ctx, in, (c, frame) -> frames.add(frame));
+            io.netty.handler.codec.http2.Http2DataFrame data = (io.netty.handler.codec.http2.Http2DataFrame) frames.get(0);
+            int dataIndex = 9 + 1; // frame header, pad length
+            assertEquals('d', data.content().getByte(0));
+            in.setByte(dataIndex, 'X');
+            assertEquals('X', data.content().getByte(0), "the payload shares the input's memory");
+            assertEquals(2, in.refCnt(), "the payload holds one reference on the input");
+            data.release();
+            assertEquals(1, in.refCnt());
+            in.release();
+            reader.close();
+        });
+    }
+
+    private static void restore(String key, String old) {
+        if (old == null) {
+            System.clearProperty(key);
+        } else {
+            System.setProperty(key, old);
+        }
+    }
+}
