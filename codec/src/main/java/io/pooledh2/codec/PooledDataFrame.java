@@ -19,6 +19,8 @@ final class PooledDataFrame extends StreamFrame implements Http2DataFrame {
     ByteBuf content;
     int padding;
     boolean endStream;
+    /** Fixed at parse, as in Netty's frame: reading the payload must not change what flow control is owed. */
+    int initialFlowControlledBytes;
 
     private PooledDataFrame(Recycler.Handle<PooledDataFrame> handle) {
         super(handle);
@@ -29,6 +31,7 @@ final class PooledDataFrame extends StreamFrame implements Http2DataFrame {
         this.content = content;
         this.padding = padding;
         this.endStream = endStream;
+        this.initialFlowControlledBytes = content.readableBytes() + padding;
     }
 
     @Override
@@ -37,6 +40,7 @@ final class PooledDataFrame extends StreamFrame implements Http2DataFrame {
         this.content = null;
         padding = 0;
         endStream = false;
+        initialFlowControlledBytes = 0;
         clearStream();
         if (content != null) {
             content.release();
@@ -71,7 +75,8 @@ final class PooledDataFrame extends StreamFrame implements Http2DataFrame {
 
     @Override
     public int initialFlowControlledBytes() {
-        return content().readableBytes() + padding;
+        ensureAccessible();
+        return initialFlowControlledBytes;
     }
 
     @Override

@@ -151,6 +151,7 @@ final class FrameAccess {
             f.content = Unpooled.wrappedBuffer(RawFrames.bytes("poison"));
             f.padding = 77;
             f.endStream = true;
+            f.initialFlowControlledBytes = 77;
         } else if (frame instanceof HeaderBlockFrame) {
             HeaderBlockFrame f = (HeaderBlockFrame) frame;
             f.headers = new DefaultHttp2Headers().add("poison", "yes");

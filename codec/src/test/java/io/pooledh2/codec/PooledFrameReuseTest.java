@@ -303,6 +303,20 @@ class PooledFrameReuseTest {
         });
     }
 
+    @Test
+    void flowControlledBytesDoNotChangeWhenThePayloadIsRead() throws Exception {
+        PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
+        parse(reader, FrameKind.DATA, 3, frame -> {
+            io.netty.handler.codec.http2.Http2DataFrame data = (io.netty.handler.codec.http2.Http2DataFrame) frame;
+            int owed = data.initialFlowControlledBytes();
+            assertEquals(RawFrames.bytes("data-3").length + 1 + 3, owed, "payload + pad length byte + padding");
+            data.content().skipBytes(data.content().readableBytes());
+            assertEquals(owed, data.initialFlowControlledBytes());
+            return frame.release();
+        });
+        reader.close();
+    }
+
     private static void restore(String key, String old) {
         if (old == null) {
             System.clearProperty(key);
