@@ -127,6 +127,9 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     private short flags;
     private int streamId;
 
+    /** The frame being delivered, for a frame codec that forwards it instead of making its own. */
+    private PooledFrame inFlight;
+
     // The HEADERS or PUSH_PROMISE frame whose header block is in progress, and the slot it came from.
     private HeaderBlockFrame headerBlockFrame;
     private FrameSlot<?> headerBlockSlot;
@@ -662,13 +665,23 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     }
 
     /** Hands the frame over; afterwards the slot keeps it if it came back during the call. */
-    private static void deliver(ChannelHandlerContext ctx, FrameSlot<?> slot, PooledFrame frame,
-                                PooledHttp2FrameListener listener) throws Http2Exception {
+    private void deliver(ChannelHandlerContext ctx, FrameSlot<?> slot, PooledFrame frame,
+                         PooledHttp2FrameListener listener) throws Http2Exception {
+        inFlight = frame;
         try {
             listener.onFrame(ctx, frame);
         } finally {
+            inFlight = null;
             slot.afterCallback();
         }
+    }
+
+    /**
+     * The frame whose callback is running, or {@code null}. {@link PooledHttp2FrameCodec} forwards it (retained)
+     * when the connection decoder passes its values on, instead of allocating a frame of its own.
+     */
+    PooledFrame inFlightFrame() {
+        return inFlight;
     }
 
     private boolean hasFlag(short flag) {
