@@ -51,6 +51,28 @@ final class RawFrames {
         }
     }
 
+    /**
+     * An HPACK block of literal fields without indexing, raw strings, in exactly the given order (an encoder
+     * given {@code Http2Headers} always puts pseudo-headers first). Names and values under 127 bytes.
+     */
+    static byte[] literalBlock(String... namesAndValues) {
+        ByteBuf block = Unpooled.buffer();
+        try {
+            for (int i = 0; i < namesAndValues.length; i += 2) {
+                block.writeByte(0x00);
+                byte[] name = bytes(namesAndValues[i]);
+                byte[] value = bytes(namesAndValues[i + 1]);
+                block.writeByte(name.length).writeBytes(name);
+                block.writeByte(value.length).writeBytes(value);
+            }
+            byte[] out = new byte[block.readableBytes()];
+            block.readBytes(out);
+            return out;
+        } finally {
+            block.release();
+        }
+    }
+
     static byte[] requestHeaders(String path) throws Http2Exception {
         return headerBlock(":method", "GET", ":scheme", "http", ":authority", "localhost", ":path", path);
     }
