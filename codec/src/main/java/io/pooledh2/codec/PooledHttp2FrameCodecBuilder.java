@@ -3,25 +3,20 @@
  */
 package io.pooledh2.codec;
 
-import io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder;
-import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2FrameLogger;
-import io.netty.handler.codec.http2.Http2FrameReader;
 import io.netty.handler.codec.http2.Http2HeadersEncoder;
-import io.netty.handler.codec.http2.Http2InboundFrameLogger;
 import io.netty.handler.codec.http2.Http2Settings;
 
 /**
  * Builds an {@link Http2FrameCodec} that reads with {@link PooledHttp2FrameReader}: its inbound frames are the
  * reader's pooled frames, each carrying the codec's own {@code Http2FrameStream}, so {@code Http2MultiplexHandler},
  * {@code Http2StreamChannelBootstrap} and existing handlers work unchanged. Use it where
- * {@link Http2FrameCodecBuilder} stood; it has the same options, and the same protections: Netty's own builder
- * makes the encoder (control-frame and RST limits), and Netty's decoder decorators (empty-DATA and RST-flood
- * limits) wrap the decoder.
+ * {@link Http2FrameCodecBuilder} stood; it has the same options and the same protections (see
+ * {@link PooledDecoderAssembly}: Netty's own control-frame, RST, empty-DATA and RST-flood limits).
  *
  * <p>Every inbound frame is a {@link PooledHttp2Frame} that the receiving handler releases, as with Netty's
  * frames; releasing it promptly, during {@code channelRead}, is what lets the reader reuse it. PUSH_PROMISE
@@ -30,14 +25,7 @@ import io.netty.handler.codec.http2.Http2Settings;
  */
 public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
 
-    /** Netty's default for the RST flood limit on a server: 200 RST_STREAM frames per 30 seconds. */
-    private static final int DEFAULT_SERVER_MAX_RST_FRAMES = 200;
-    private static final int DEFAULT_RST_SECONDS_PER_WINDOW = 30;
-
-    private Integer decoderMaxRstFramesPerWindow;
-    private int decoderRstSecondsPerWindow = DEFAULT_RST_SECONDS_PER_WINDOW;
-    private Boolean paranoid;
-    private Boolean reuseFrames;
+    private final PooledDecoderAssembly assembly = new PooledDecoderAssembly();
 
     PooledHttp2FrameCodecBuilder(boolean server) {
         server(server);
@@ -57,13 +45,13 @@ public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
 
     /** Paranoid mode for the reader (see {@link PooledHttp2FrameReader#paranoid(boolean)}); default: the system property. */
     public PooledHttp2FrameCodecBuilder paranoid(boolean paranoid) {
-        this.paranoid = paranoid;
+        assembly.paranoid(paranoid);
         return this;
     }
 
     /** Frame reuse for the reader (see {@link PooledHttp2FrameReader#reuseFrames(boolean)}); default: the system property. */
     public PooledHttp2FrameCodecBuilder reuseFrames(boolean reuseFrames) {
-        this.reuseFrames = reuseFrames;
+        assembly.reuseFrames(reuseFrames);
         return this;
     }
 
@@ -174,8 +162,7 @@ public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
                                                                            int secondsPerWindow) {
         super.decoderEnforceMaxRstFramesPerWindow(maxRstFramesPerWindow, secondsPerWindow);
         // Netty keeps these private; the decoder this builder makes needs them too.
-        decoderMaxRstFramesPerWindow = maxRstFramesPerWindow;
-        decoderRstSecondsPerWindow = secondsPerWindow;
+        assembly.decoderRstLimit(maxRstFramesPerWindow, secondsPerWindow);
         return this;
     }
 
@@ -184,77 +171,20 @@ public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
         return super.build();
     }
 
-    /**
-     * Netty's builder calls this with the connection and the protected encoder it made, and a decoder around
-     * {@code DefaultHttp2FrameReader}. That decoder is closed unused; a decoder around the pooled reader takes
-     * its place, wrapped in Netty's decoder protections by {@link DecoderProtections}.
-     */
+    /** Netty's builder calls this; {@link PooledDecoderAssembly} puts the pooled reader in the decoder. */
     @Override
     protected Http2FrameCodec build(Http2ConnectionDecoder stockDecoder, Http2ConnectionEncoder encoder,
                                     Http2Settings initialSettings) {
-        stockDecoder.close();
-        PooledHttp2FrameReader reader = newReader(initialSettings);
-        Http2FrameReader frameReader = frameLogger() == null ? reader : new Http2InboundFrameLogger(reader, frameLogger());
-        Http2ConnectionDecoder decoder = new DefaultHttp2ConnectionDecoder(encoder.connection(), encoder, frameReader,
-                promisedRequestVerifier(), isAutoAckSettingsFrame(), isAutoAckPingFrame(), isValidateHeaders(),
-                isValidateRequiredPseudoHeaders());
-        int maxRstFrames = decoderMaxRstFramesPerWindow != null ? decoderMaxRstFramesPerWindow
-                : isServer() ? DEFAULT_SERVER_MAX_RST_FRAMES : 0;
-        PooledHttp2FrameCodec codec = new DecoderProtections(reader, decoupleCloseAndGoAway(), flushPreface())
-                .wrap(decoder, encoder, initialSettings, decoderEnforceMaxConsecutiveEmptyDataFrames(), maxRstFrames,
-                        decoderRstSecondsPerWindow);
+        PooledDecoderAssembly.NettyOptions netty = new PooledDecoderAssembly.NettyOptions(isServer(),
+                isValidateHeaders(), isValidateRequiredPseudoHeaders(), isAutoAckSettingsFrame(), isAutoAckPingFrame(),
+                decoderEnforceMaxSmallContinuationFrames(), decoderEnforceMaxConsecutiveEmptyDataFrames(),
+                frameLogger(), promisedRequestVerifier(), null);
+        boolean decoupleCloseAndGoAway = decoupleCloseAndGoAway();
+        boolean flushPreface = flushPreface();
+        Http2FrameCodec codec = (Http2FrameCodec) assembly.build(stockDecoder, encoder, initialSettings, netty,
+                (decoder, protectedEncoder, settings, reader) -> new PooledHttp2FrameCodec(protectedEncoder, decoder,
+                        settings, decoupleCloseAndGoAway, flushPreface, reader));
         codec.gracefulShutdownTimeoutMillis(gracefulShutdownTimeoutMillis());
         return codec;
-    }
-
-    /** The reader Netty's builder would make, with the same header decoder settings. */
-    private PooledHttp2FrameReader newReader(Http2Settings initialSettings) {
-        Long maxHeaderListSize = initialSettings.maxHeaderListSize();
-        DefaultHttp2HeadersDecoder headersDecoder = maxHeaderListSize == null
-                ? new DefaultHttp2HeadersDecoder(isValidateHeaders())
-                : new DefaultHttp2HeadersDecoder(isValidateHeaders(), maxHeaderListSize);
-        PooledHttp2FrameReader reader =
-                new PooledHttp2FrameReader(headersDecoder, decoderEnforceMaxSmallContinuationFrames());
-        if (paranoid != null) {
-            reader.paranoid(paranoid);
-        }
-        if (reuseFrames != null) {
-            reader.reuseFrames(reuseFrames);
-        }
-        return reader;
-    }
-
-    /**
-     * Netty adds its decoder protections only to a decoder given to a builder's {@code codec(...)}, which a
-     * builder configured as server or client refuses; this builder is given nothing else.
-     */
-    private static final class DecoderProtections extends Http2FrameCodecBuilder {
-        private final PooledHttp2FrameReader reader;
-        private final boolean decoupleCloseAndGoAway;
-        private final boolean flushPreface;
-
-        DecoderProtections(PooledHttp2FrameReader reader, boolean decoupleCloseAndGoAway, boolean flushPreface) {
-            this.reader = reader;
-            this.decoupleCloseAndGoAway = decoupleCloseAndGoAway;
-            this.flushPreface = flushPreface;
-        }
-
-        PooledHttp2FrameCodec wrap(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder,
-                                   Http2Settings initialSettings, int maxConsecutiveEmptyDataFrames,
-                                   int maxRstFramesPerWindow, int rstSecondsPerWindow) {
-            // Limits first: Netty refuses them once a codec is set.
-            decoderEnforceMaxConsecutiveEmptyDataFrames(maxConsecutiveEmptyDataFrames);
-            decoderEnforceMaxRstFramesPerWindow(maxRstFramesPerWindow, rstSecondsPerWindow);
-            initialSettings(initialSettings);
-            codec(decoder, encoder);
-            return (PooledHttp2FrameCodec) build();
-        }
-
-        @Override
-        protected Http2FrameCodec build(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder,
-                                        Http2Settings initialSettings) {
-            return new PooledHttp2FrameCodec(encoder, decoder, initialSettings, decoupleCloseAndGoAway, flushPreface,
-                    reader);
-        }
     }
 }

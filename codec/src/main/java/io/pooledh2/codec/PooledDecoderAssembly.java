@@ -1,0 +1,152 @@
+/*
+ * Copyright 2026 The pooledh2 authors. Licensed under the Apache License, version 2.0.
+ */
+package io.pooledh2.codec;
+
+import io.netty.handler.codec.http2.AbstractHttp2ConnectionHandlerBuilder;
+import io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder;
+import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
+import io.netty.handler.codec.http2.Http2ConnectionDecoder;
+import io.netty.handler.codec.http2.Http2ConnectionEncoder;
+import io.netty.handler.codec.http2.Http2ConnectionHandler;
+import io.netty.handler.codec.http2.Http2FrameListener;
+import io.netty.handler.codec.http2.Http2FrameLogger;
+import io.netty.handler.codec.http2.Http2FrameReader;
+import io.netty.handler.codec.http2.Http2InboundFrameLogger;
+import io.netty.handler.codec.http2.Http2PromisedRequestVerifier;
+import io.netty.handler.codec.http2.Http2Settings;
+
+/**
+ * How the builders put the pooled reader into a connection: Netty's builder makes the connection and the
+ * protected encoder (control-frame and RST limits) and calls the builder's {@code build(decoder, encoder,
+ * settings)} with a decoder around {@code DefaultHttp2FrameReader}. That decoder is closed unused; a decoder
+ * around the pooled reader takes its place, and Netty's decoder protections (empty-DATA and RST-flood limits),
+ * which Netty adds only to a decoder given to a builder's {@code codec(...)}, are added by a builder that is
+ * given nothing else. Public API only, so it works on the module path too.
+ */
+final class PooledDecoderAssembly {
+
+    /** Makes the handler once the decoder is protected. */
+    interface HandlerFactory {
+        Http2ConnectionHandler create(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder,
+                                      Http2Settings initialSettings, PooledHttp2FrameReader reader);
+    }
+
+    /** Netty's default for the RST flood limit on a server: 200 RST_STREAM frames per 30 seconds. */
+    private static final int DEFAULT_SERVER_MAX_RST_FRAMES = 200;
+    private static final int DEFAULT_RST_SECONDS_PER_WINDOW = 30;
+
+    private Boolean paranoid;
+    private Boolean reuseFrames;
+    // Netty keeps the decoder's RST limit private; the builders record it here as it is set.
+    private Integer maxRstFramesPerWindow;
+    private int rstSecondsPerWindow = DEFAULT_RST_SECONDS_PER_WINDOW;
+
+    void paranoid(boolean paranoid) {
+        this.paranoid = paranoid;
+    }
+
+    void reuseFrames(boolean reuseFrames) {
+        this.reuseFrames = reuseFrames;
+    }
+
+    void decoderRstLimit(int maxRstFramesPerWindow, int secondsPerWindow) {
+        this.maxRstFramesPerWindow = maxRstFramesPerWindow;
+        rstSecondsPerWindow = secondsPerWindow;
+    }
+
+    /** The values of the calling builder that Netty's builder gives its own decoder. */
+    static final class NettyOptions {
+        final boolean server;
+        final boolean validateHeaders;
+        final boolean validateRequiredPseudoHeaders;
+        final boolean autoAckSettings;
+        final boolean autoAckPing;
+        final int maxSmallContinuationFrames;
+        final int maxConsecutiveEmptyDataFrames;
+        final Http2FrameLogger frameLogger;
+        final Http2PromisedRequestVerifier promisedRequestVerifier;
+        /** The listener path's listener; {@code null} for a frame codec, which installs its own. */
+        final Http2FrameListener frameListener;
+
+        NettyOptions(boolean server, boolean validateHeaders, boolean validateRequiredPseudoHeaders,
+                     boolean autoAckSettings, boolean autoAckPing, int maxSmallContinuationFrames,
+                     int maxConsecutiveEmptyDataFrames, Http2FrameLogger frameLogger,
+                     Http2PromisedRequestVerifier promisedRequestVerifier, Http2FrameListener frameListener) {
+            this.server = server;
+            this.validateHeaders = validateHeaders;
+            this.validateRequiredPseudoHeaders = validateRequiredPseudoHeaders;
+            this.autoAckSettings = autoAckSettings;
+            this.autoAckPing = autoAckPing;
+            this.maxSmallContinuationFrames = maxSmallContinuationFrames;
+            this.maxConsecutiveEmptyDataFrames = maxConsecutiveEmptyDataFrames;
+            this.frameLogger = frameLogger;
+            this.promisedRequestVerifier = promisedRequestVerifier;
+            this.frameListener = frameListener;
+        }
+    }
+
+    Http2ConnectionHandler build(Http2ConnectionDecoder stockDecoder, Http2ConnectionEncoder encoder,
+                                 Http2Settings initialSettings, NettyOptions netty, HandlerFactory factory) {
+        stockDecoder.close();
+        PooledHttp2FrameReader reader = newReader(initialSettings, netty);
+        Http2FrameReader frameReader =
+                netty.frameLogger == null ? reader : new Http2InboundFrameLogger(reader, netty.frameLogger);
+        Http2ConnectionDecoder decoder = new DefaultHttp2ConnectionDecoder(encoder.connection(), encoder, frameReader,
+                netty.promisedRequestVerifier, netty.autoAckSettings, netty.autoAckPing, netty.validateHeaders,
+                netty.validateRequiredPseudoHeaders);
+        int maxRstFrames = maxRstFramesPerWindow != null ? maxRstFramesPerWindow
+                : netty.server ? DEFAULT_SERVER_MAX_RST_FRAMES : 0;
+        return new DecoderProtections(reader, factory).wrap(decoder, encoder, initialSettings,
+                netty.maxConsecutiveEmptyDataFrames, maxRstFrames, rstSecondsPerWindow, netty.frameListener);
+    }
+
+    /** The reader Netty's builder would make, with the same header decoder settings. */
+    private PooledHttp2FrameReader newReader(Http2Settings initialSettings, NettyOptions netty) {
+        Long maxHeaderListSize = initialSettings.maxHeaderListSize();
+        DefaultHttp2HeadersDecoder headersDecoder = maxHeaderListSize == null
+                ? new DefaultHttp2HeadersDecoder(netty.validateHeaders)
+                : new DefaultHttp2HeadersDecoder(netty.validateHeaders, maxHeaderListSize);
+        PooledHttp2FrameReader reader = new PooledHttp2FrameReader(headersDecoder, netty.maxSmallContinuationFrames);
+        if (paranoid != null) {
+            reader.paranoid(paranoid);
+        }
+        if (reuseFrames != null) {
+            reader.reuseFrames(reuseFrames);
+        }
+        return reader;
+    }
+
+    /** A builder given only a codec, so that Netty wraps the decoder in its protections. */
+    private static final class DecoderProtections
+            extends AbstractHttp2ConnectionHandlerBuilder<Http2ConnectionHandler, DecoderProtections> {
+        private final PooledHttp2FrameReader reader;
+        private final HandlerFactory factory;
+
+        DecoderProtections(PooledHttp2FrameReader reader, HandlerFactory factory) {
+            this.reader = reader;
+            this.factory = factory;
+        }
+
+        Http2ConnectionHandler wrap(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder,
+                                    Http2Settings initialSettings, int maxConsecutiveEmptyDataFrames,
+                                    int maxRstFramesPerWindow, int rstSecondsPerWindow,
+                                    Http2FrameListener frameListener) {
+            // Limits first: Netty refuses them once a codec is set.
+            decoderEnforceMaxConsecutiveEmptyDataFrames(maxConsecutiveEmptyDataFrames);
+            decoderEnforceMaxRstFramesPerWindow(maxRstFramesPerWindow, rstSecondsPerWindow);
+            initialSettings(initialSettings);
+            if (frameListener != null) {
+                frameListener(frameListener);
+            }
+            codec(decoder, encoder);
+            return build();
+        }
+
+        @Override
+        protected Http2ConnectionHandler build(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder,
+                                               Http2Settings initialSettings) {
+            return factory.create(decoder, encoder, initialSettings, reader);
+        }
+    }
+}

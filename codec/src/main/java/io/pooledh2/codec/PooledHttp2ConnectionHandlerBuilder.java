@@ -1,0 +1,181 @@
+/*
+ * Copyright 2026 The pooledh2 authors. Licensed under the Apache License, version 2.0.
+ */
+package io.pooledh2.codec;
+
+import io.netty.handler.codec.http2.AbstractHttp2ConnectionHandlerBuilder;
+import io.netty.handler.codec.http2.Http2Connection;
+import io.netty.handler.codec.http2.Http2ConnectionDecoder;
+import io.netty.handler.codec.http2.Http2ConnectionEncoder;
+import io.netty.handler.codec.http2.Http2ConnectionHandler;
+import io.netty.handler.codec.http2.Http2FrameListener;
+import io.netty.handler.codec.http2.Http2FrameLogger;
+import io.netty.handler.codec.http2.Http2HeadersEncoder;
+import io.netty.handler.codec.http2.Http2Settings;
+
+/**
+ * Builds an {@link Http2ConnectionHandler} for an {@link Http2FrameListener} (the grpc-java and Vert.x style)
+ * whose decoder reads with {@link PooledHttp2FrameReader}. Use it where Netty's
+ * {@code Http2ConnectionHandlerBuilder} stood: the same options, the same protections (see
+ * {@link PooledDecoderAssembly}: Netty's own control-frame, RST, empty-DATA and RST-flood limits), and the listener
+ * gets exactly the calls it got before. Whatever the reader reuses and a listener could keep (the settings map,
+ * an unknown frame's flags, GOAWAY debug data) is copied for it.
+ */
+public final class PooledHttp2ConnectionHandlerBuilder
+        extends AbstractHttp2ConnectionHandlerBuilder<Http2ConnectionHandler, PooledHttp2ConnectionHandlerBuilder> {
+
+    private final PooledDecoderAssembly assembly = new PooledDecoderAssembly();
+
+    /** Paranoid mode for the reader (see {@link PooledHttp2FrameReader#paranoid(boolean)}); default: the system property. */
+    public PooledHttp2ConnectionHandlerBuilder paranoid(boolean paranoid) {
+        assembly.paranoid(paranoid);
+        return this;
+    }
+
+    /** Frame reuse for the reader (see {@link PooledHttp2FrameReader#reuseFrames(boolean)}); default: the system property. */
+    public PooledHttp2ConnectionHandlerBuilder reuseFrames(boolean reuseFrames) {
+        assembly.reuseFrames(reuseFrames);
+        return this;
+    }
+
+    @Override
+    public Http2Settings initialSettings() {
+        return super.initialSettings();
+    }
+
+    @Override
+    public PooledHttp2ConnectionHandlerBuilder initialSettings(Http2Settings settings) {
+        return super.initialSettings(settings);
+    }
+
+    @Override
+    public PooledHttp2ConnectionHandlerBuilder frameListener(Http2FrameListener frameListener) {
+        return super.frameListener(frameListener);
+    }
+
+    @Override
+    public PooledHttp2ConnectionHandlerBuilder gracefulShutdownTimeoutMillis(long gracefulShutdownTimeoutMillis) {
+        return super.gracefulShutdownTimeoutMillis(gracefulShutdownTimeoutMillis);
+    }
+
+    @Override
+    public PooledHttp2ConnectionHandlerBuilder server(boolean isServer) {
+        return super.server(isServer);
+    }
+
+    @Override
+    public PooledHttp2ConnectionHandlerBuilder connection(Http2Connection connection) {
+        return super.connection(connection);
+    }
+
+    @Override
+    public PooledHttp2ConnectionHandlerBuilder maxReservedStreams(int maxReservedStreams) {
+        return super.maxReservedStreams(maxReservedStreams);
+    }
+
+    @Override
+    public PooledHttp2ConnectionHandlerBuilder validateHeaders(boolean validateHeaders) {
+        return super.validateHeaders(validateHeaders);
+    }
+
+    @Override
+    public PooledHttp2ConnectionHandlerBuilder validateRequiredPseudoHeaders(boolean validateRequiredPseudoHeaders) {
+        return super.validateRequiredPseudoHeaders(validateRequiredPseudoHeaders);
+    }
+
+    @Override
+    public PooledHttp2ConnectionHandlerBuilder frameLogger(Http2FrameLogger frameLogger) {
+        return super.frameLogger(frameLogger);
+    }
+
+    @Override
+    public PooledHttp2ConnectionHandlerBuilder encoderEnforceMaxConcurrentStreams(boolean encoderEnforceMaxConcurrentStreams) {
+        return super.encoderEnforceMaxConcurrentStreams(encoderEnforceMaxConcurrentStreams);
+    }
+
+    @Override
+    public PooledHttp2ConnectionHandlerBuilder encoderEnforceMaxQueuedControlFrames(int maxQueuedControlFrames) {
+        return super.encoderEnforceMaxQueuedControlFrames(maxQueuedControlFrames);
+    }
+
+    @Override
+    public PooledHttp2ConnectionHandlerBuilder headerSensitivityDetector(Http2HeadersEncoder.SensitivityDetector headerSensitivityDetector) {
+        return super.headerSensitivityDetector(headerSensitivityDetector);
+    }
+
+    @Override
+    public PooledHttp2ConnectionHandlerBuilder encoderIgnoreMaxHeaderListSize(boolean ignoreMaxHeaderListSize) {
+        return super.encoderIgnoreMaxHeaderListSize(ignoreMaxHeaderListSize);
+    }
+
+    @Override
+    public PooledHttp2ConnectionHandlerBuilder autoAckSettingsFrame(boolean autoAckSettings) {
+        return super.autoAckSettingsFrame(autoAckSettings);
+    }
+
+    @Override
+    public PooledHttp2ConnectionHandlerBuilder autoAckPingFrame(boolean autoAckPingFrame) {
+        return super.autoAckPingFrame(autoAckPingFrame);
+    }
+
+    @Override
+    public PooledHttp2ConnectionHandlerBuilder decoupleCloseAndGoAway(boolean decoupleCloseAndGoAway) {
+        return super.decoupleCloseAndGoAway(decoupleCloseAndGoAway);
+    }
+
+    @Override
+    public PooledHttp2ConnectionHandlerBuilder flushPreface(boolean flushPreface) {
+        return super.flushPreface(flushPreface);
+    }
+
+    @Override
+    public PooledHttp2ConnectionHandlerBuilder decoderEnforceMaxConsecutiveEmptyDataFrames(int maxConsecutiveEmptyFrames) {
+        return super.decoderEnforceMaxConsecutiveEmptyDataFrames(maxConsecutiveEmptyFrames);
+    }
+
+    @Override
+    public PooledHttp2ConnectionHandlerBuilder encoderEnforceMaxRstFramesPerWindow(int maxRstFramesPerWindow, int secondsPerWindow) {
+        return super.encoderEnforceMaxRstFramesPerWindow(maxRstFramesPerWindow, secondsPerWindow);
+    }
+
+    @Override
+    public PooledHttp2ConnectionHandlerBuilder decoderEnforceMaxSmallContinuationFrames(int maxSmallContinuationFrames) {
+        return super.decoderEnforceMaxSmallContinuationFrames(maxSmallContinuationFrames);
+    }
+
+    @Override
+    public PooledHttp2ConnectionHandlerBuilder decoderEnforceMaxRstFramesPerWindow(int maxRstFramesPerWindow,
+                                                                                  int secondsPerWindow) {
+        // Netty keeps these private; the decoder this builder makes needs them too.
+        assembly.decoderRstLimit(maxRstFramesPerWindow, secondsPerWindow);
+        return super.decoderEnforceMaxRstFramesPerWindow(maxRstFramesPerWindow, secondsPerWindow);
+    }
+
+    @Override
+    public Http2ConnectionHandler build() {
+        return super.build();
+    }
+
+    /** Netty's builder calls this; {@link PooledDecoderAssembly} puts the pooled reader in the decoder. */
+    @Override
+    protected Http2ConnectionHandler build(Http2ConnectionDecoder stockDecoder, Http2ConnectionEncoder encoder,
+                                           Http2Settings initialSettings) {
+        PooledDecoderAssembly.NettyOptions netty = new PooledDecoderAssembly.NettyOptions(isServer(),
+                isValidateHeaders(), isValidateRequiredPseudoHeaders(), isAutoAckSettingsFrame(), isAutoAckPingFrame(),
+                decoderEnforceMaxSmallContinuationFrames(), decoderEnforceMaxConsecutiveEmptyDataFrames(),
+                frameLogger(), promisedRequestVerifier(), frameListener());
+        boolean decoupleCloseAndGoAway = decoupleCloseAndGoAway();
+        boolean flushPreface = flushPreface();
+        return assembly.build(stockDecoder, encoder, initialSettings, netty,
+                (decoder, protectedEncoder, settings, reader) ->
+                        new Handler(decoder, protectedEncoder, settings, decoupleCloseAndGoAway, flushPreface));
+    }
+
+    /** Netty's handler, unchanged: its constructor is protected. */
+    private static final class Handler extends Http2ConnectionHandler {
+        Handler(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings initialSettings,
+                boolean decoupleCloseAndGoAway, boolean flushPreface) {
+            super(decoder, encoder, initialSettings, decoupleCloseAndGoAway, flushPreface);
+        }
+    }
+}
