@@ -35,6 +35,13 @@ final class PooledDataFrame extends StreamFrame implements Http2DataFrame {
     }
 
     @Override
+    void releaseBuffers() {
+        if (content != null) {
+            content.release();
+        }
+    }
+
+    @Override
     void clear() {
         ByteBuf content = this.content;
         this.content = null;

@@ -41,7 +41,9 @@ abstract class PooledFrame extends AbstractReferenceCounted implements PooledHtt
     /** Makes the frame ready for a consumer: a count of 1, held by the reader when it may be reused. */
     final void handOut(boolean heldByReader, boolean paranoid) {
         this.paranoid = paranoid;
-        owner = heldByReader ? HELD : DETACHED;
+        // An ordered store is enough: a consumer on another thread gets the frame through a hand-off
+        // that publishes it, and on this thread program order applies.
+        OWNER.lazySet(this, heldByReader ? HELD : DETACHED);
         setRefCnt(1);
     }
 
@@ -50,7 +52,8 @@ abstract class PooledFrame extends AbstractReferenceCounted implements PooledHtt
      * still holds the frame, which is then the consumer's alone; {@code false} if it came back to the reader.
      */
     final boolean leaveToConsumer() {
-        return OWNER.compareAndSet(this, HELD, DETACHED);
+        // Usually the consumer has already released it: then a read decides, and the CAS is saved.
+        return owner == HELD && OWNER.compareAndSet(this, HELD, DETACHED);
     }
 
     /** Called by a closing reader: an idle frame goes to its pool, one still in use is left to its consumer. */
@@ -62,8 +65,14 @@ abstract class PooledFrame extends AbstractReferenceCounted implements PooledHtt
 
     @Override
     protected final void deallocate() {
+        if (paranoid) {
+            // Never reused, so nothing is reset: an accessor racing this release then answers with the
+            // frame's own value or throws, never with a reset one.
+            releaseBuffers();
+            return;
+        }
         clear();
-        if (paranoid || OWNER.compareAndSet(this, HELD, RETURNED)) {
+        if (OWNER.compareAndSet(this, HELD, RETURNED)) {
             return;
         }
         if (handle != null) {
@@ -73,6 +82,11 @@ abstract class PooledFrame extends AbstractReferenceCounted implements PooledHtt
 
     /** Releases what the frame holds and resets every field, so nothing of it can reach a later frame. */
     abstract void clear();
+
+    /** Paranoid mode's release: frees the buffers the frame holds and leaves every other field as parsed. */
+    void releaseBuffers() {
+        // Most frame types hold no buffer.
+    }
 
     /** Every accessor calls this: in paranoid mode a released frame throws instead of answering. */
     final void ensureAccessible() {

@@ -32,6 +32,13 @@ final class PooledGoAwayFrame extends PooledFrame implements Http2GoAwayFrame {
     }
 
     @Override
+    void releaseBuffers() {
+        if (content != null) {
+            content.release();
+        }
+    }
+
+    @Override
     void clear() {
         ByteBuf content = this.content;
         this.content = null;

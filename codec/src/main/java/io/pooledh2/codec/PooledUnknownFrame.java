@@ -37,6 +37,13 @@ final class PooledUnknownFrame extends StreamFrame implements Http2UnknownFrame 
     }
 
     @Override
+    void releaseBuffers() {
+        if (content != null) {
+            content.release();
+        }
+    }
+
+    @Override
     void clear() {
         ByteBuf content = this.content;
         this.content = null;
