@@ -1,0 +1,115 @@
+/*
+ * Copyright 2026 The pooledh2 authors. Licensed under the Apache License, version 2.0.
+ */
+package io.pooledh2.codec;
+
+import io.netty.util.IllegalReferenceCountException;
+import io.pooledh2.jcstress.Observed;
+import io.pooledh2.jcstress.WireFrames;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.Description;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.LLL_Result;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+/**
+ * Test 2: {@code retain()} races the {@code release()} of the last reference. Either the retain comes first,
+ * and the retainer holds a valid frame 1 until it releases it, or the release comes first, and the retain
+ * throws and leaves the count at zero: a released frame is never brought back.
+ *
+ * <p>The owner releases the last reference during its callback, so a release that wins hands the frame back
+ * to the reader (the reader's own reuse, which works on any thread). After both actors, the arbiter checks
+ * that frame 1's count is back to 0 ({@code left=0}): a retain that lost leaves nothing behind, one that had
+ * brought the released frame back would leave a count. A retainer that got a released frame would read its
+ * reset values. The arbiter then parses the next frame: it must be the same instance whenever the retain
+ * lost (the reuse evidence), with a count of exactly 1 and frame 2's values, and its release must bring
+ * the count to 0. The next parse runs in the arbiter, after both actors, because a retain by a thread that
+ * holds no reference, racing a parse into the same object, is outside the retention contract (see the
+ * README).
+ */
+@JCStressTest
+@Description("retain() racing the release of the last reference: the retain wins or throws; a released frame "
+        + "never comes back")
+@Outcome(id = "retain-threw, REUSED, left=0 next=stream=3 increment=1002 count=1 released=true", expect = ACCEPTABLE,
+        desc = "The release won: the retain threw, and the reader parsed the next frame into the returned one.")
+@Outcome(id = "retained stream=1 increment=1001, REUSED, left=0 next=stream=3 increment=1002 count=1 released=true",
+        expect = ACCEPTABLE,
+        desc = "The retain won and its holder released during the callback: the frame came back to the reader.")
+@Outcome(id = "retained stream=1 increment=1001, new, left=0 next=stream=3 increment=1002 count=1 released=true",
+        expect = ACCEPTABLE,
+        desc = "The retain won and its holder released after the callback: the frame was left to it.")
+@Outcome(expect = FORBIDDEN,
+        desc = "A retained frame with other values, a count brought back, a returned frame lost, or an error.")
+@State
+public class RetainRacingLastReleaseTest {
+
+    private static final byte[] FRAME_1 = WireFrames.windowUpdate(1, 1001);
+    private static final byte[] FRAME_2 = WireFrames.windowUpdate(3, 1002);
+
+    private final PooledHttp2FrameReader reader = new PooledHttp2FrameReader().reuseFrames(true);
+    private volatile PooledHttp2Frame handoff;
+    /** Set by the retainer just before its retain(), so that the two calls start together. */
+    private volatile boolean retainerReady;
+    /** Frame 1, for the arbiter's identity check. */
+    private PooledHttp2Frame first;
+
+    @Actor
+    public void owner(LLL_Result r) {
+        try {
+            WireFrames.read(reader, FRAME_1, (ctx, frame) -> {
+                first = frame;
+                handoff = frame;
+                // Without this wait the release nearly always lands before the retainer has even seen the frame.
+                while (!retainerReady) {
+                    Thread.onSpinWait();
+                }
+                frame.release();  // the last reference, racing the other thread's retain()
+            });
+        } catch (Throwable t) {
+            r.r2 = Observed.error(t);
+        }
+    }
+
+    @Actor
+    public void retainer(LLL_Result r) {
+        PooledHttp2Frame frame;
+        while ((frame = handoff) == null) {
+            Thread.onSpinWait();
+        }
+        retainerReady = true;
+        try {
+            frame.retain();
+        } catch (IllegalReferenceCountException e) {
+            r.r1 = "retain-threw";
+            return;
+        }
+        try {
+            r.r1 = "retained " + Observed.windowUpdate(frame);
+            frame.release();
+        } catch (Throwable t) {
+            r.r1 = Observed.error(t);
+        }
+    }
+
+    @Arbiter
+    public void nextParse(LLL_Result r) {
+        if (r.r2 != null) {
+            return;  // the owner failed; its error is the outcome
+        }
+        try {
+            String left = "left=" + first.refCnt();
+            WireFrames.read(reader, FRAME_2, (ctx, frame) -> {
+                r.r2 = frame == first ? "REUSED" : "new";
+                String next = " next=" + Observed.windowUpdate(frame) + " count=" + frame.refCnt();
+                r.r3 = left + next + " released=" + (frame.release() && frame.refCnt() == 0);
+            });
+        } catch (Throwable t) {
+            r.r3 = Observed.error(t);
+        }
+    }
+}
