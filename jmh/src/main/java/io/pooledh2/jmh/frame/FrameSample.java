@@ -1,0 +1,175 @@
+/*
+ * Copyright 2026 The pooledh2 authors. Licensed under the Apache License, version 2.0.
+ */
+package io.pooledh2.jmh.frame;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Flags;
+import io.netty.handler.codec.http2.Http2FrameTypes;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * The wire bytes of one benchmark input: one frame (HEADERS + CONTINUATION: one header block in three frames),
+ * written byte by byte from RFC 9113 so that nothing under test produces its own input.
+ */
+public enum FrameSample {
+    /** DATA, 1 KiB payload, no padding. */
+    DATA_1K(1, Http2FrameTypes.DATA) {
+        @Override
+        void write(ByteBuf out) {
+            data(out, 1024);
+        }
+    },
+    /** DATA, 16 KiB payload: the default SETTINGS_MAX_FRAME_SIZE. */
+    DATA_16K(1, Http2FrameTypes.DATA) {
+        @Override
+        void write(ByteBuf out) {
+            data(out, 16384);
+        }
+    },
+    /** WINDOW_UPDATE on a stream. */
+    WINDOW_UPDATE(1, Http2FrameTypes.WINDOW_UPDATE) {
+        @Override
+        void write(ByteBuf out) {
+            header(out, 4, Http2FrameTypes.WINDOW_UPDATE, 0, STREAM);
+            out.writeInt(65535);
+        }
+    },
+    /** HEADERS with the four request pseudo-headers only (static hits and one literal), END_STREAM. */
+    HEADERS_PSEUDO(1, Http2FrameTypes.HEADERS) {
+        @Override
+        void write(ByteBuf out) {
+            byte[] block = StaticHeaderBlocks.encode(StaticHeaderBlocks.requestPseudoHeaders());
+            header(out, block.length, Http2FrameTypes.HEADERS, Http2Flags.END_HEADERS | Http2Flags.END_STREAM,
+                    STREAM);
+            out.writeBytes(block);
+        }
+    },
+    /** HEADERS with pseudo-headers and ten regular headers: static hits and literals. */
+    HEADERS_10(1, Http2FrameTypes.HEADERS) {
+        @Override
+        void write(ByteBuf out) {
+            byte[] block = StaticHeaderBlocks.encode(StaticHeaderBlocks.requestTenHeaders());
+            header(out, block.length, Http2FrameTypes.HEADERS, Http2Flags.END_HEADERS | Http2Flags.END_STREAM,
+                    STREAM);
+            out.writeBytes(block);
+        }
+    },
+    /** The block of {@link #HEADERS_10} split over HEADERS and two CONTINUATION frames. */
+    HEADERS_CONTINUATION(3, Http2FrameTypes.HEADERS) {
+        @Override
+        void write(ByteBuf out) {
+            byte[] block = StaticHeaderBlocks.encode(StaticHeaderBlocks.requestTenHeaders());
+            int first = block.length / 3;
+            int second = 2 * block.length / 3;
+            header(out, first, Http2FrameTypes.HEADERS, Http2Flags.END_STREAM, STREAM);
+            out.writeBytes(block, 0, first);
+            header(out, second - first, Http2FrameTypes.CONTINUATION, 0, STREAM);
+            out.writeBytes(block, first, second - first);
+            header(out, block.length - second, Http2FrameTypes.CONTINUATION, Http2Flags.END_HEADERS, STREAM);
+            out.writeBytes(block, second, block.length - second);
+        }
+    },
+    /** SETTINGS with six entries, the values a server typically sends. */
+    SETTINGS(1, Http2FrameTypes.SETTINGS) {
+        @Override
+        void write(ByteBuf out) {
+            header(out, 6 * Http2CodecUtil.SETTING_ENTRY_LENGTH, Http2FrameTypes.SETTINGS, 0, 0);
+            setting(out, Http2CodecUtil.SETTINGS_HEADER_TABLE_SIZE, 4096);
+            setting(out, Http2CodecUtil.SETTINGS_ENABLE_PUSH, 0);
+            setting(out, Http2CodecUtil.SETTINGS_MAX_CONCURRENT_STREAMS, 100);
+            setting(out, Http2CodecUtil.SETTINGS_INITIAL_WINDOW_SIZE, 1048576);
+            setting(out, Http2CodecUtil.SETTINGS_MAX_FRAME_SIZE, 16384);
+            setting(out, Http2CodecUtil.SETTINGS_MAX_HEADER_LIST_SIZE, 8192);
+        }
+    },
+    /** SETTINGS with the ACK flag, empty. */
+    SETTINGS_ACK(1, Http2FrameTypes.SETTINGS) {
+        @Override
+        void write(ByteBuf out) {
+            header(out, 0, Http2FrameTypes.SETTINGS, Http2Flags.ACK, 0);
+        }
+    },
+    /** PING, not ACK. */
+    PING(1, Http2FrameTypes.PING) {
+        @Override
+        void write(ByteBuf out) {
+            header(out, 8, Http2FrameTypes.PING, 0, 0);
+            out.writeLong(0x0102030405060708L);
+        }
+    },
+    /** RST_STREAM with CANCEL. */
+    RST_STREAM(1, Http2FrameTypes.RST_STREAM) {
+        @Override
+        void write(ByteBuf out) {
+            header(out, 4, Http2FrameTypes.RST_STREAM, 0, STREAM);
+            out.writeInt((int) Http2Error.CANCEL.code());
+        }
+    },
+    /** GOAWAY with NO_ERROR and 8 bytes of debug data ("shutdown"). */
+    GOAWAY(1, Http2FrameTypes.GO_AWAY) {
+        @Override
+        void write(ByteBuf out) {
+            byte[] debug = "shutdown".getBytes(StandardCharsets.US_ASCII);
+            header(out, 8 + debug.length, Http2FrameTypes.GO_AWAY, 0, 0);
+            out.writeInt(7);
+            out.writeInt((int) Http2Error.NO_ERROR.code());
+            out.writeBytes(debug);
+        }
+    },
+    /** PRIORITY: stream 3 depends on stream 1, weight 16, not exclusive. */
+    PRIORITY(1, Http2FrameTypes.PRIORITY) {
+        @Override
+        void write(ByteBuf out) {
+            header(out, 5, Http2FrameTypes.PRIORITY, 0, STREAM);
+            out.writeInt(1);
+            out.writeByte(15);
+        }
+    };
+
+    /** The stream of every stream frame. */
+    static final int STREAM = 3;
+
+    /** How many frames on the wire make up the sample. */
+    final int wireFrames;
+    /** The type of the one frame (or header block) a listener sees. */
+    final byte frameType;
+
+    FrameSample(int wireFrames, byte frameType) {
+        this.wireFrames = wireFrames;
+        this.frameType = frameType;
+    }
+
+    abstract void write(ByteBuf out);
+
+    /** The sample in a buffer of {@code alloc}, readable from index 0. */
+    ByteBuf encode(ByteBufAllocator alloc) {
+        ByteBuf out = alloc.directBuffer();
+        write(out);
+        return out;
+    }
+
+    private static void header(ByteBuf out, int length, byte type, int flags, int streamId) {
+        out.writeMedium(length);
+        out.writeByte(type);
+        out.writeByte(flags);
+        out.writeInt(streamId);
+    }
+
+    private static void setting(ByteBuf out, char id, long value) {
+        out.writeShort(id);
+        out.writeInt((int) value);
+    }
+
+    private static void data(ByteBuf out, int length) {
+        header(out, length, Http2FrameTypes.DATA, 0, STREAM);
+        byte[] payload = new byte[length];
+        Arrays.fill(payload, (byte) 'x');
+        out.writeBytes(payload);
+    }
+}

@@ -1,0 +1,31 @@
+/*
+ * Copyright 2026 The pooledh2 authors. Licensed under the Apache License, version 2.0.
+ */
+package io.pooledh2.jmh.pipeline;
+
+import io.netty.handler.codec.http2.DefaultHttp2FrameReader;
+import io.pooledh2.codec.PooledHttp2FrameReader;
+
+/**
+ * The variants every pipeline benchmark runs, as its {@code stack} parameter. A name starting with
+ * {@code stock} is the baseline of the {@code pooled} name with the same rest ({@code stockListener} for
+ * {@code pooledListener}); the report pairs them that way.
+ */
+public enum PipelineStack {
+    /** {@code Http2ConnectionHandler} with {@code DefaultHttp2ConnectionDecoder} around {@code DefaultHttp2FrameReader}. */
+    stockListener {
+        @Override
+        public Http2Stack newStack() {
+            return new ListenerStack(DefaultHttp2FrameReader::new);
+        }
+    },
+    /** The same, around {@code PooledHttp2FrameReader} (its {@code Http2FrameListener} adapter, defaults). */
+    pooledListener {
+        @Override
+        public Http2Stack newStack() {
+            return new ListenerStack(PooledHttp2FrameReader::new);
+        }
+    };
+
+    public abstract Http2Stack newStack();
+}
