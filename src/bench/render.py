@@ -9,7 +9,8 @@ Writes DIR/NAME.json (all results merged), DIR/NAME.md and DIR/NAME-bytes.svg. P
 Pairing: every benchmark has one variant parameter ("reader" for the per-frame benchmarks, "stack" for the
 pipeline ones) whose value starts with "stock" or "pooled". A pooled result is compared with the stock result
 that has the same benchmark and other parameters and whose variant, without "stock", is the longest prefix of
-the pooled variant without "pooled": pooledFrame with stockFrame, pooledListenerKeepsNothing with stockListener.
+the pooled variant without "pooled": pooledFrame with stockFrame, pooledListenerKeepsNothing with stockListener,
+pooledFrameCodec with stockFrameCodec (not stockFrame: that is another benchmark, and the longest prefix wins).
 """
 
 import argparse
@@ -105,7 +106,8 @@ class Result:
     def label(self):
         p = self.params
         path = {"Frame": "frame API", "Listener": "listener",
-                "ListenerKeepsNothing": "listener, keepsNothing"}.get(self.path, self.path)
+                "ListenerKeepsNothing": "listener, keepsNothing",
+                "FrameCodec": "frame codec"}.get(self.path, self.path)
         if self.cls == "FrameParseBenchmark":
             return "%s (%s)" % (p.get("frame"), path)
         if self.cls == "RequestResponseBenchmark":

@@ -5,10 +5,10 @@
 #
 #   src/bench/run.sh [quick|full] [extra JMH options...]
 #
-#   quick  under 10 minutes on 2 cores: 1 fork; per frame 1 x 1 s warmup, 5 x 1 s measurement;
-#          pipeline 3 x 1 s warmup, 3 x 2 s measurement. The listenerKeepsNothing variant only for
+#   quick  under 10 minutes on 2 cores: 1 fork; per frame 1 x 1 s warmup, 3 x 1 s measurement;
+#          pipeline 3 x 1 s warmup, 3 x 1 s measurement. The listenerKeepsNothing variant only for
 #          SETTINGS and GOAWAY, the two frames where it changes anything.
-#   full   2 forks, 5 x 1 s warmup, 5 x 2 s measurement, every variant of every benchmark (about 45 minutes).
+#   full   2 forks, 5 x 1 s warmup, 5 x 2 s measurement, every variant of every benchmark (about 55 minutes).
 #
 # Every run uses -prof gc (B/op, GC count and time), -foe true (a failing benchmark stops the run) and JSON
 # output. Writes src/bench/results/PROFILE.json (all results), PROFILE.md (tables), PROFILE-bytes.svg (chart)
@@ -66,10 +66,10 @@ extra=("$@")
 frames='io\.pooledh2\.jmh\.frame\.FrameParseBenchmark\.'
 pipeline='io\.pooledh2\.jmh\.pipeline\.'
 if [ "$profile" = quick ]; then
-  frame_opts=(-f 1 -wi 1 -w 1s -i 5 -r 1s)
+  frame_opts=(-f 1 -wi 1 -w 1s -i 3 -r 1s)
   jmh frames "$frames" "${frame_opts[@]}" -p reader=stockFrame,pooledFrame,stockListener,pooledListener
   jmh keeps-nothing "$frames" "${frame_opts[@]}" -p reader=pooledListenerKeepsNothing -p frame=SETTINGS,GOAWAY
-  jmh pipeline "$pipeline" -f 1 -wi 3 -w 1s -i 3 -r 2s
+  jmh pipeline "$pipeline" -f 1 -wi 3 -w 1s -i 3 -r 1s
 else
   jmh frames "$frames" -f 2 -wi 5 -w 1s -i 5 -r 2s
   jmh pipeline "$pipeline" -f 2 -wi 5 -w 1s -i 5 -r 2s

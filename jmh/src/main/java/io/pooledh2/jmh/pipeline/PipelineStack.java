@@ -4,12 +4,14 @@
 package io.pooledh2.jmh.pipeline;
 
 import io.netty.handler.codec.http2.DefaultHttp2FrameReader;
+import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.pooledh2.codec.PooledHttp2FrameCodecBuilder;
 import io.pooledh2.codec.PooledHttp2FrameReader;
 
 /**
  * The variants every pipeline benchmark runs, as its {@code stack} parameter. A name starting with
  * {@code stock} is the baseline of the {@code pooled} name with the same rest ({@code stockListener} for
- * {@code pooledListener}); the report pairs them that way.
+ * {@code pooledListener}, {@code stockFrameCodec} for {@code pooledFrameCodec}); the report pairs them that way.
  */
 public enum PipelineStack {
     /** {@code Http2ConnectionHandler} with {@code DefaultHttp2ConnectionDecoder} around {@code DefaultHttp2FrameReader}. */
@@ -24,6 +26,21 @@ public enum PipelineStack {
         @Override
         public Http2Stack newStack() {
             return new ListenerStack(PooledHttp2FrameReader::new);
+        }
+    },
+    /** {@code Http2FrameCodecBuilder.forServer()} / {@code forClient()}; an {@code Http2Frame} handler after it. */
+    stockFrameCodec {
+        @Override
+        public Http2Stack newStack() {
+            return new FrameCodecStack(Http2FrameCodecBuilder::forServer, Http2FrameCodecBuilder::forClient);
+        }
+    },
+    /** The same with {@code PooledHttp2FrameCodecBuilder.forServer()} / {@code forClient()}, defaults. */
+    pooledFrameCodec {
+        @Override
+        public Http2Stack newStack() {
+            return new FrameCodecStack(PooledHttp2FrameCodecBuilder::forServer,
+                    PooledHttp2FrameCodecBuilder::forClient);
         }
     };
 
