@@ -5,7 +5,6 @@ package io.pooledh2.codec;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Flags;
@@ -97,6 +96,8 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     }
 
     private final Http2HeadersDecoder headersDecoder;
+    /** The decoder when it can decode into a frame's own headers; {@code null} for a caller's other decoder. */
+    private final PooledHttp2HeadersDecoder pooledHeadersDecoder;
     private final int maxSmallContinuationFrames;
     private final HeaderBlock headerBlock;
     private final FrameListenerAdapter listenerAdapter = new FrameListenerAdapter();
@@ -139,12 +140,19 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         this(true);
     }
 
-    /** Like {@code new DefaultHttp2FrameReader(validateHeaders)}. */
+    /**
+     * Like {@code new DefaultHttp2FrameReader(validateHeaders)}: the headers decoder is a
+     * {@link PooledHttp2HeadersDecoder} with the settings of {@code new DefaultHttp2HeadersDecoder(validateHeaders)}.
+     */
     public PooledHttp2FrameReader(boolean validateHeaders) {
-        this(new DefaultHttp2HeadersDecoder(validateHeaders));
+        this(new PooledHttp2HeadersDecoder(validateHeaders));
     }
 
-    /** Like {@code new DefaultHttp2FrameReader(headersDecoder)}. */
+    /**
+     * Like {@code new DefaultHttp2FrameReader(headersDecoder)}. With a {@link PooledHttp2HeadersDecoder} the
+     * decoded headers are array-backed and recycled with their frame; any other decoder makes the headers
+     * container itself, and the frames carry whatever it returns (the reader cannot reuse it).
+     */
     public PooledHttp2FrameReader(Http2HeadersDecoder headersDecoder) {
         this(headersDecoder, DEFAULT_MAX_SMALL_CONTINUATION_FRAMES);
     }
@@ -157,6 +165,8 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
      */
     public PooledHttp2FrameReader(Http2HeadersDecoder headersDecoder, int maxSmallContinuationFrames) {
         this.headersDecoder = ObjectUtil.checkNotNull(headersDecoder, "headersDecoder");
+        pooledHeadersDecoder = headersDecoder instanceof PooledHttp2HeadersDecoder
+                ? (PooledHttp2HeadersDecoder) headersDecoder : null;
         this.maxSmallContinuationFrames =
                 ObjectUtil.checkPositiveOrZero(maxSmallContinuationFrames, "maxSmallContinuationFrames");
         headerBlock = new HeaderBlock(headersDecoder, maxSmallContinuationFrames);
@@ -193,12 +203,20 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
 
     /**
      * Declares that the {@link Http2FrameListener} given to {@link #readFrame(ChannelHandlerContext, ByteBuf,
-     * Http2FrameListener)} keeps no reference to the settings, flags or GOAWAY debug data it is given past the
-     * call, so that they need not be copied. Default {@code false}: they are copied.
+     * Http2FrameListener)} keeps no reference to the headers, settings, flags or GOAWAY debug data it is given
+     * past the call, so that they need not be copied. Default {@code false}: they are copied.
      */
     public PooledHttp2FrameReader listenerKeepsNothing(boolean keepsNothing) {
         listenerAdapter.listenerKeepsNothing = keepsNothing;
         return this;
+    }
+
+    /**
+     * For {@link PooledHttp2FrameCodec}: HEADERS reach the listener with the frame's own headers, uncopied, because
+     * the codec recognises the frame by them and forwards the frame itself, which keeps them.
+     */
+    void headersForwardedWithFrame() {
+        listenerAdapter.headersForwardedWithFrame = true;
     }
 
     @Override
@@ -538,12 +556,20 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     private void readHeaderFragment(ChannelHandlerContext ctx, ByteBuf in, int length,
                                     PooledHttp2FrameListener listener) throws Http2Exception {
         boolean endOfHeaders = hasFlag(Http2Flags.END_HEADERS);
+        PooledHttp2HeadersDecoder pooledDecoder = pooledHeadersDecoder;
+        if (endOfHeaders && pooledDecoder != null) {
+            pooledDecoder.decodeInto(headerBlockFrame.reusableHeaders(pooledDecoder));
+        }
         Http2Headers headers;
         try {
             headers = headerBlock.add(ctx.alloc(), in, length, endOfHeaders, streamId);
         } catch (Throwable cause) {
             abandonHeaderBlock();
             throw cause;
+        } finally {
+            if (pooledDecoder != null) {
+                pooledDecoder.decodeInto(null);
+            }
         }
         if (!endOfHeaders) {
             return;
