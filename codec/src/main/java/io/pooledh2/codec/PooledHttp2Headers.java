@@ -1097,12 +1097,11 @@ final class PooledHttp2Headers implements Http2Headers {
         @Override
         public CharSequence setValue(CharSequence value) {
             ObjectUtil.checkNotNull(value, "value");
-            if (validate && validateValues) {
-                try {
-                    VALUE_VALIDATOR.validate(value);
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("Validation failed for header '" + name + "'", e);
-                }
+            try {
+                validateValue(name, value);
+            } catch (IllegalArgumentException e) {
+                // DefaultHeaders' entry wraps the already wrapped exception once more.
+                throw new IllegalArgumentException("Validation failed for header '" + name + "'", e);
             }
             CharSequence old = this.value;
             this.value = value;
