@@ -54,8 +54,8 @@ import static io.netty.handler.codec.http2.Http2FrameTypes.WINDOW_UPDATE;
  *   <li>As a drop-in reader: {@code new DefaultHttp2ConnectionDecoder(connection, encoder, new
  *       PooledHttp2FrameReader())}. {@link #readFrame(ChannelHandlerContext, ByteBuf, Http2FrameListener)}
  *       makes exactly the calls the stock reader makes. Anything the pooled frame would reuse and a listener
- *       could keep (the settings map, an unknown frame's flags, GOAWAY debug data) is copied for the listener,
- *       unless {@link #listenerKeepsNothing(boolean)} says it keeps nothing.</li>
+ *       could keep (the decoded headers, the settings map, an unknown frame's flags, GOAWAY debug data) is
+ *       copied for the listener, unless {@link #listenerKeepsNothing(boolean)} says it keeps nothing.</li>
  *   <li>With frame objects: {@link #readFrame(ChannelHandlerContext, ByteBuf, PooledHttp2FrameListener)} hands
  *       each frame to the listener as a {@link PooledHttp2Frame}, which the listener must release.</li>
  * </ul>
@@ -64,7 +64,9 @@ import static io.netty.handler.codec.http2.Http2FrameTypes.WINDOW_UPDATE;
  * The reader owns one frame of each type. When the listener releases it during the callback, the next frame of
  * that type is parsed into the same object; a frame the listener keeps is left to it, and the reader takes
  * another from a {@link io.netty.util.Recycler} (which recycles on Netty's event-loop threads). DATA payloads,
- * GOAWAY debug data and unknown payloads are retained slices of the input, with no copy. Two system
+ * GOAWAY debug data and unknown payloads are retained slices of the input, with no copy. Header blocks decode
+ * into the HEADERS or PUSH_PROMISE frame's own array-backed headers, reused with the frame (see
+ * {@link PooledHttp2HeadersDecoder}; a caller-supplied decoder of another kind makes its own). Two system
  * properties, read when a reader is made:
  * <ul>
  *   <li>{@code io.pooledh2.reuseFrames} (default {@code true}): {@code false} makes every frame a new object,
