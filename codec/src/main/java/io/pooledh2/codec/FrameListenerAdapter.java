@@ -10,6 +10,7 @@ import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Flags;
 import io.netty.handler.codec.http2.Http2FrameListener;
 import io.netty.handler.codec.http2.Http2FrameTypes;
+import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
 
 /**
@@ -19,14 +20,17 @@ import io.netty.handler.codec.http2.Http2Settings;
  * <p>A standard listener may keep the objects it is given (Netty's {@code Http2FrameCodec} keeps the settings,
  * the unknown frame's flags and the GOAWAY debug data), so unless told that the listener keeps nothing, the
  * adapter gives it its own copy of everything the pooled frame would reuse: the settings map, the unknown
- * frame's flags and the GOAWAY debug data. DATA and unknown payloads are passed as they are: a listener keeps
- * those by retaining them, as with the stock reader. The headers are passed as they are because the decoder
- * makes a new container for every block.
+ * frame's flags, the GOAWAY debug data, and the headers when they are the frame's own recycled container (a
+ * shallow copy: names and values are immutable and shared). DATA and unknown payloads are passed as they are: a
+ * listener keeps those by retaining them, as with the stock reader. Headers a caller-supplied decoder made are
+ * new for every block and passed as they are.
  */
 final class FrameListenerAdapter implements PooledHttp2FrameListener {
 
     Http2FrameListener listener;
     boolean listenerKeepsNothing;
+    /** HEADERS go uncopied: the listener (a frame codec) forwards the frame, which owns them. */
+    boolean headersForwardedWithFrame;
 
     @Override
     public void onFrame(ChannelHandlerContext ctx, PooledHttp2Frame frame) throws Http2Exception {
@@ -46,12 +50,12 @@ final class FrameListenerAdapter implements PooledHttp2FrameListener {
             }
             case Http2FrameTypes.HEADERS: {
                 PooledHeadersFrame headers = (PooledHeadersFrame) frame;
+                Http2Headers decoded = headersForwardedWithFrame ? headers.headers : headersFor(headers);
                 if (headers.priorityPresent) {
-                    listener.onHeadersRead(ctx, headers.streamId, headers.headers, headers.streamDependency,
+                    listener.onHeadersRead(ctx, headers.streamId, decoded, headers.streamDependency,
                             headers.weight, headers.exclusive, headers.padding, headers.endStream);
                 } else {
-                    listener.onHeadersRead(ctx, headers.streamId, headers.headers, headers.padding,
-                            headers.endStream);
+                    listener.onHeadersRead(ctx, headers.streamId, decoded, headers.padding, headers.endStream);
                 }
                 break;
             }
@@ -77,7 +81,7 @@ final class FrameListenerAdapter implements PooledHttp2FrameListener {
                 break;
             case Http2FrameTypes.PUSH_PROMISE: {
                 PooledPushPromiseFrame promise = (PooledPushPromiseFrame) frame;
-                listener.onPushPromiseRead(ctx, promise.streamId, promise.promisedStreamId, promise.headers,
+                listener.onPushPromiseRead(ctx, promise.streamId, promise.promisedStreamId, headersFor(promise),
                         promise.padding);
                 break;
             }
@@ -105,6 +109,14 @@ final class FrameListenerAdapter implements PooledHttp2FrameListener {
                 break;
             }
         }
+    }
+
+    /** The frame's headers, or the listener's own copy when a reuse of the frame would empty them. */
+    private Http2Headers headersFor(HeaderBlockFrame frame) {
+        if (listenerKeepsNothing || !frame.headersReusedWithFrame()) {
+            return frame.headers;
+        }
+        return ((PooledHttp2Headers) frame.headers).copy();
     }
 
     /** The debug data is copied (when the listener may keep it) so that nothing stores a slice that is reused. */

@@ -6,11 +6,21 @@ package io.pooledh2.codec;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.Recycler;
 
-/** HEADERS or PUSH_PROMISE: a frame that ends a header block and carries its decoded headers. */
+/**
+ * HEADERS or PUSH_PROMISE: a frame that ends a header block and carries its decoded headers.
+ *
+ * <p>With {@link PooledHttp2HeadersDecoder} the headers are the frame's own array-backed container, kept with
+ * the frame: a pooled frame empties it when it is released and the next block decodes into it again. A frame
+ * that is never reused (reuse off, paranoid mode) leaves its headers as they are and drops them, so that a
+ * consumer holding them sees what it would see with per-frame allocation.
+ */
 abstract class HeaderBlockFrame extends StreamFrame {
 
+    /** The decoded headers: {@link #ownHeaders}, or the container a caller-supplied decoder made. */
     Http2Headers headers;
     int padding;
+    /** The reusable container, made on the first block decoded into this frame. */
+    private PooledHttp2Headers ownHeaders;
 
     HeaderBlockFrame(Recycler.Handle<? extends PooledFrame> handle) {
         super(handle);
@@ -18,8 +28,30 @@ abstract class HeaderBlockFrame extends StreamFrame {
 
     /** Subclasses call this from {@link #clear()}. */
     final void clearHeaderBlock() {
+        PooledHttp2Headers own = ownHeaders;
+        if (own != null) {
+            if (pooled()) {
+                own.recycle();
+            } else {
+                ownHeaders = null;
+            }
+        }
         headers = null;
         padding = 0;
         clearStream();
+    }
+
+    /** The container the next block of this frame decodes into. */
+    final PooledHttp2Headers reusableHeaders(PooledHttp2HeadersDecoder decoder) {
+        PooledHttp2Headers own = ownHeaders;
+        if (own == null) {
+            ownHeaders = own = decoder.newFrameHeaders();
+        }
+        return own;
+    }
+
+    /** Whether {@link #headers} is the frame's own container, which a reuse of the frame will empty. */
+    final boolean headersReusedWithFrame() {
+        return headers != null && headers == ownHeaders && pooled();
     }
 }

@@ -5,7 +5,6 @@ package io.pooledh2.codec;
 
 import io.netty.handler.codec.http2.AbstractHttp2ConnectionHandlerBuilder;
 import io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder;
-import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2ConnectionHandler;
@@ -104,9 +103,10 @@ final class PooledDecoderAssembly {
     /** The reader Netty's builder would make, with the same header decoder settings. */
     private PooledHttp2FrameReader newReader(Http2Settings initialSettings, NettyOptions netty) {
         Long maxHeaderListSize = initialSettings.maxHeaderListSize();
-        DefaultHttp2HeadersDecoder headersDecoder = maxHeaderListSize == null
-                ? new DefaultHttp2HeadersDecoder(netty.validateHeaders)
-                : new DefaultHttp2HeadersDecoder(netty.validateHeaders, maxHeaderListSize);
+        // The constructors Netty's builder uses, so that value validation and limits are the same.
+        PooledHttp2HeadersDecoder headersDecoder = maxHeaderListSize == null
+                ? new PooledHttp2HeadersDecoder(netty.validateHeaders)
+                : new PooledHttp2HeadersDecoder(netty.validateHeaders, maxHeaderListSize);
         PooledHttp2FrameReader reader = new PooledHttp2FrameReader(headersDecoder, netty.maxSmallContinuationFrames);
         if (paranoid != null) {
             reader.paranoid(paranoid);

@@ -38,6 +38,11 @@ abstract class PooledFrame extends AbstractReferenceCounted implements PooledHtt
         this.handle = (Recycler.Handle<PooledFrame>) handle;
     }
 
+    /** Whether the frame goes back to a pool when released, so that its contents are reused. */
+    final boolean pooled() {
+        return handle != null;
+    }
+
     /** Makes the frame ready for a consumer: a count of 1, held by the reader when it may be reused. */
     final void handOut(boolean heldByReader, boolean paranoid) {
         this.paranoid = paranoid;

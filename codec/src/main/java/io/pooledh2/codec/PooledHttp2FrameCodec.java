@@ -31,6 +31,8 @@ final class PooledHttp2FrameCodec extends Http2FrameCodec {
                           boolean decoupleCloseAndGoAway, boolean flushPreface, PooledHttp2FrameReader reader) {
         super(encoder, decoder, initialSettings, decoupleCloseAndGoAway, flushPreface);
         this.reader = reader;
+        // The forwarding below recognises a HEADERS frame by its own headers object: no copy on the way.
+        reader.headersForwardedWithFrame();
         nettyListener = decoder.frameListener();
         decoder.frameListener(new ForwardingListener());
     }

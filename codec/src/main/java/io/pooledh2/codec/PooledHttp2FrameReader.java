@@ -5,7 +5,6 @@ package io.pooledh2.codec;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Flags;
@@ -55,8 +54,8 @@ import static io.netty.handler.codec.http2.Http2FrameTypes.WINDOW_UPDATE;
  *   <li>As a drop-in reader: {@code new DefaultHttp2ConnectionDecoder(connection, encoder, new
  *       PooledHttp2FrameReader())}. {@link #readFrame(ChannelHandlerContext, ByteBuf, Http2FrameListener)}
  *       makes exactly the calls the stock reader makes. Anything the pooled frame would reuse and a listener
- *       could keep (the settings map, an unknown frame's flags, GOAWAY debug data) is copied for the listener,
- *       unless {@link #listenerKeepsNothing(boolean)} says it keeps nothing.</li>
+ *       could keep (the decoded headers, the settings map, an unknown frame's flags, GOAWAY debug data) is
+ *       copied for the listener, unless {@link #listenerKeepsNothing(boolean)} says it keeps nothing.</li>
  *   <li>With frame objects: {@link #readFrame(ChannelHandlerContext, ByteBuf, PooledHttp2FrameListener)} hands
  *       each frame to the listener as a {@link PooledHttp2Frame}, which the listener must release.</li>
  * </ul>
@@ -65,7 +64,9 @@ import static io.netty.handler.codec.http2.Http2FrameTypes.WINDOW_UPDATE;
  * The reader owns one frame of each type. When the listener releases it during the callback, the next frame of
  * that type is parsed into the same object; a frame the listener keeps is left to it, and the reader takes
  * another from a {@link io.netty.util.Recycler} (which recycles on Netty's event-loop threads). DATA payloads,
- * GOAWAY debug data and unknown payloads are retained slices of the input, with no copy. Two system
+ * GOAWAY debug data and unknown payloads are retained slices of the input, with no copy. Header blocks decode
+ * into the HEADERS or PUSH_PROMISE frame's own array-backed headers, reused with the frame (see
+ * {@link PooledHttp2HeadersDecoder}; a caller-supplied decoder of another kind makes its own). Two system
  * properties, read when a reader is made:
  * <ul>
  *   <li>{@code io.pooledh2.reuseFrames} (default {@code true}): {@code false} makes every frame a new object,
@@ -97,6 +98,8 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     }
 
     private final Http2HeadersDecoder headersDecoder;
+    /** The decoder when it can decode into a frame's own headers; {@code null} for a caller's other decoder. */
+    private final PooledHttp2HeadersDecoder pooledHeadersDecoder;
     private final int maxSmallContinuationFrames;
     private final HeaderBlock headerBlock;
     private final FrameListenerAdapter listenerAdapter = new FrameListenerAdapter();
@@ -139,12 +142,19 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         this(true);
     }
 
-    /** Like {@code new DefaultHttp2FrameReader(validateHeaders)}. */
+    /**
+     * Like {@code new DefaultHttp2FrameReader(validateHeaders)}: the headers decoder is a
+     * {@link PooledHttp2HeadersDecoder} with the settings of {@code new DefaultHttp2HeadersDecoder(validateHeaders)}.
+     */
     public PooledHttp2FrameReader(boolean validateHeaders) {
-        this(new DefaultHttp2HeadersDecoder(validateHeaders));
+        this(new PooledHttp2HeadersDecoder(validateHeaders));
     }
 
-    /** Like {@code new DefaultHttp2FrameReader(headersDecoder)}. */
+    /**
+     * Like {@code new DefaultHttp2FrameReader(headersDecoder)}. With a {@link PooledHttp2HeadersDecoder} the
+     * decoded headers are array-backed and recycled with their frame; any other decoder makes the headers
+     * container itself, and the frames carry whatever it returns (the reader cannot reuse it).
+     */
     public PooledHttp2FrameReader(Http2HeadersDecoder headersDecoder) {
         this(headersDecoder, DEFAULT_MAX_SMALL_CONTINUATION_FRAMES);
     }
@@ -157,6 +167,8 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
      */
     public PooledHttp2FrameReader(Http2HeadersDecoder headersDecoder, int maxSmallContinuationFrames) {
         this.headersDecoder = ObjectUtil.checkNotNull(headersDecoder, "headersDecoder");
+        pooledHeadersDecoder = headersDecoder instanceof PooledHttp2HeadersDecoder
+                ? (PooledHttp2HeadersDecoder) headersDecoder : null;
         this.maxSmallContinuationFrames =
                 ObjectUtil.checkPositiveOrZero(maxSmallContinuationFrames, "maxSmallContinuationFrames");
         headerBlock = new HeaderBlock(headersDecoder, maxSmallContinuationFrames);
@@ -193,12 +205,20 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
 
     /**
      * Declares that the {@link Http2FrameListener} given to {@link #readFrame(ChannelHandlerContext, ByteBuf,
-     * Http2FrameListener)} keeps no reference to the settings, flags or GOAWAY debug data it is given past the
-     * call, so that they need not be copied. Default {@code false}: they are copied.
+     * Http2FrameListener)} keeps no reference to the headers, settings, flags or GOAWAY debug data it is given
+     * past the call, so that they need not be copied. Default {@code false}: they are copied.
      */
     public PooledHttp2FrameReader listenerKeepsNothing(boolean keepsNothing) {
         listenerAdapter.listenerKeepsNothing = keepsNothing;
         return this;
+    }
+
+    /**
+     * For {@link PooledHttp2FrameCodec}: HEADERS reach the listener with the frame's own headers, uncopied, because
+     * the codec recognises the frame by them and forwards the frame itself, which keeps them.
+     */
+    void headersForwardedWithFrame() {
+        listenerAdapter.headersForwardedWithFrame = true;
     }
 
     @Override
@@ -538,12 +558,20 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     private void readHeaderFragment(ChannelHandlerContext ctx, ByteBuf in, int length,
                                     PooledHttp2FrameListener listener) throws Http2Exception {
         boolean endOfHeaders = hasFlag(Http2Flags.END_HEADERS);
+        PooledHttp2HeadersDecoder pooledDecoder = pooledHeadersDecoder;
+        if (endOfHeaders && pooledDecoder != null) {
+            pooledDecoder.decodeInto(headerBlockFrame.reusableHeaders(pooledDecoder));
+        }
         Http2Headers headers;
         try {
             headers = headerBlock.add(ctx.alloc(), in, length, endOfHeaders, streamId);
         } catch (Throwable cause) {
             abandonHeaderBlock();
             throw cause;
+        } finally {
+            if (pooledDecoder != null) {
+                pooledDecoder.decodeInto(null);
+            }
         }
         if (!endOfHeaders) {
             return;

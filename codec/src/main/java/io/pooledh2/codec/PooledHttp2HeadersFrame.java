@@ -7,8 +7,13 @@ import io.netty.handler.codec.http2.Http2HeadersFrame;
 
 /**
  * A pooled HEADERS frame, with the complete header block (any CONTINUATION frames already assembled) and the
- * deprecated RFC 7540 priority fields, which Netty's {@link Http2HeadersFrame} does not carry. The headers
- * belong to the frame: see {@link PooledHttp2Frame} for how long they stay valid.
+ * deprecated RFC 7540 priority fields, which Netty's {@link Http2HeadersFrame} does not carry.
+ *
+ * <p>The headers belong to the frame (see {@link PooledHttp2Frame}): with the reader's default headers decoder
+ * they are an array-backed {@code Http2Headers} that behaves like {@code DefaultHttp2Headers}, valid until the
+ * frame's last release, then emptied and refilled by a later block. Retain the frame to keep them, or copy them
+ * ({@code new DefaultHttp2Headers().add(frame.headers())}). In paranoid mode, or with reuse off, a released frame
+ * leaves them untouched.
  */
 public interface PooledHttp2HeadersFrame extends Http2HeadersFrame, PooledHttp2Frame {
 

@@ -288,7 +288,8 @@ final class ListenerTranscript implements Http2FrameListener {
         return ctx == expectedCtx ? "" : " ctx=OTHER";
     }
 
-    private static String render(Http2Headers headers) {
+    /** The entries in iteration order, whatever the container class: what both readers must agree on. */
+    static String render(Http2Headers headers) {
         try {
             // Insertion order: both readers decode the same block with the same HPACK decoder.
             List<String> entries = new ArrayList<>();

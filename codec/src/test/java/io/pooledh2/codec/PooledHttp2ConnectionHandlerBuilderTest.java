@@ -43,13 +43,13 @@ class PooledHttp2ConnectionHandlerBuilderTest {
         @Override
         public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding,
                                   boolean eos) {
-            calls.add("HEADERS " + streamId + " " + headers + " " + padding + " " + eos);
+            calls.add("HEADERS " + streamId + " " + ListenerTranscript.render(headers) + " " + padding + " " + eos);
         }
 
         @Override
         public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int dependency,
                                   short weight, boolean exclusive, int padding, boolean eos) {
-            calls.add("HEADERS " + streamId + " " + headers + " " + dependency + "/" + weight + "/" + exclusive
+            calls.add("HEADERS " + streamId + " " + ListenerTranscript.render(headers) + " " + dependency + "/" + weight + "/" + exclusive
                     + " " + padding + " " + eos);
         }
 
@@ -87,7 +87,7 @@ class PooledHttp2ConnectionHandlerBuilderTest {
         @Override
         public void onPushPromiseRead(ChannelHandlerContext ctx, int streamId, int promisedStreamId,
                                       Http2Headers headers, int padding) {
-            calls.add("PUSH_PROMISE " + streamId + " " + promisedStreamId + " " + headers + " " + padding);
+            calls.add("PUSH_PROMISE " + streamId + " " + promisedStreamId + " " + ListenerTranscript.render(headers) + " " + padding);
         }
 
         @Override

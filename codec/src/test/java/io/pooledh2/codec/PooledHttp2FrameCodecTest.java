@@ -89,7 +89,7 @@ class PooledHttp2FrameCodecTest {
                     .append(" eos=").append(f.isEndStream()).append(" fc=").append(f.initialFlowControlledBytes());
         } else if (msg instanceof Http2HeadersFrame) {
             Http2HeadersFrame f = (Http2HeadersFrame) msg;
-            out.append(" headers=").append(f.headers()).append(" pad=").append(f.padding()).append(" eos=")
+            out.append(" headers=").append(ListenerTranscript.render(f.headers())).append(" pad=").append(f.padding()).append(" eos=")
                     .append(f.isEndStream());
         } else if (msg instanceof Http2PriorityFrame) {
             Http2PriorityFrame f = (Http2PriorityFrame) msg;

@@ -60,6 +60,16 @@ public enum FrameSample {
             out.writeBytes(block);
         }
     },
+    /** HEADERS with pseudo-headers and a hundred regular headers: {@link #HEADERS_10} and 90 new names. */
+    HEADERS_100(1, Http2FrameTypes.HEADERS) {
+        @Override
+        void write(ByteBuf out) {
+            byte[] block = StaticHeaderBlocks.encode(StaticHeaderBlocks.requestHundredHeaders());
+            header(out, block.length, Http2FrameTypes.HEADERS, Http2Flags.END_HEADERS | Http2Flags.END_STREAM,
+                    STREAM);
+            out.writeBytes(block);
+        }
+    },
     /** The block of {@link #HEADERS_10} split over HEADERS and two CONTINUATION frames. */
     HEADERS_CONTINUATION(3, Http2FrameTypes.HEADERS) {
         @Override

@@ -50,6 +50,18 @@ final class StaticHeaderBlocks {
                 .add("x-request-id", "5b1e7c64-2f0a-4d8e-9b3a-81c2d6e0f4a7"); // new name
     }
 
+    /**
+     * {@link #requestTenHeaders()} plus 90 headers with new names and short values: 100 regular headers, about
+     * 4.7 KB of header list, under the decoder's default 8 KiB limit.
+     */
+    static Http2Headers requestHundredHeaders() {
+        Http2Headers headers = requestTenHeaders();
+        for (int i = 0; i < 90; i++) {
+            headers.add("x-h-" + i, "value-" + i);
+        }
+        return headers;
+    }
+
     /** The HPACK block for {@code headers}, using only the static table; see the class comment. */
     static byte[] encode(Http2Headers headers) {
         DefaultHttp2HeadersEncoder encoder =
