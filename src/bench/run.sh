@@ -38,6 +38,8 @@ if [ "${SKIP_BUILD:-0}" != 1 ]; then
 fi
 [ -f "$jar" ] || { echo "run: $jar missing (build the jmh module)" >&2; exit 1; }
 
+# Before the log is truncated: the results are tracked, and a run must not call itself dirty.
+dirty=$(git -C "$root" status --porcelain 2>/dev/null | grep -q . && echo "+local changes" || true)
 mkdir -p "$results"
 log=$results/$profile.log
 : > "$log"
@@ -45,7 +47,6 @@ started=$(date -u +%Y-%m-%dT%H:%MZ)
 start_s=$(date +%s)
 load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo "unknown")
-dirty=$(git -C "$root" status --porcelain 2>/dev/null | grep -q . && echo "+local changes" || true)
 cpus=$(nproc 2>/dev/null || echo "?")
 java_version=$(java -version 2>&1 | head -1)
 echo "run: $profile profile, $started, $cpus CPUs, load $load, $java_version, commit $commit$dirty" | tee -a "$log"
