@@ -3,11 +3,13 @@
  */
 package io.pooledh2.jmh;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.util.Recycler;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
 
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
@@ -22,6 +24,8 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  *       volatile read and a CAS, as {@code FrameSlot} and {@code PooledFrame} do when a frame comes back during
  *       its callback (the reference count's own CAS included).</li>
  * </ul>
+ * And the same choice for a DATA payload: {@code readSlice}, the slice wrapper the stock reader allocates, against
+ * {@code retainedSlice}, the recycled slice the pooled reader takes (and releases) on a pooled buffer.
  * Run: {@code java -jar jmh/target/benchmarks.jar ReuseCostBenchmark -prof gc}.
  */
 @State(Scope.Thread)
@@ -36,10 +40,29 @@ public class ReuseCostBenchmark extends EventLoopBenchmark {
 
     private final Small owned = new Small(null);
     private long value;
+    private ByteBuf input;
 
     @Setup
     public void setUp() {
         requireEventLoopThread();
+        input = ALLOC.directBuffer(2048).writeZero(2048);
+    }
+
+    @TearDown
+    public void tearDown() {
+        input.release();
+    }
+
+    @Benchmark
+    public void readSlice(Blackhole bh) {
+        bh.consume(input.slice(9, 1024));
+    }
+
+    @Benchmark
+    public void retainedSlice(Blackhole bh) {
+        ByteBuf slice = input.retainedSlice(9, 1024);
+        bh.consume(slice);
+        slice.release();
     }
 
     @Benchmark
