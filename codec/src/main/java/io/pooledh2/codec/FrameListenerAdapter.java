@@ -3,8 +3,6 @@
  */
 package io.pooledh2.codec;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Flags;
@@ -14,16 +12,19 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
 
 /**
- * Turns pooled frames into the {@link Http2FrameListener} calls {@code DefaultHttp2FrameReader} makes, and
- * releases each frame after the call.
+ * Turns pooled frames into the {@link Http2FrameListener} calls {@code DefaultHttp2FrameReader} makes. The reader
+ * keeps the frame's reference (and drops it after the call); the listener never sees the frame, only its values.
+ * The reader calls a listener straight from the parsed values where no object has to outlive the call, so this
+ * adapter carries the frames whose parts the listener gets (DATA and unknown payloads, GOAWAY debug data,
+ * headers, SETTINGS kept by the listener), and every frame for a frame codec that fires the frame itself.
  *
  * <p>A standard listener may keep the objects it is given (Netty's {@code Http2FrameCodec} keeps the settings,
  * the unknown frame's flags and the GOAWAY debug data), so unless told that the listener keeps nothing, the
  * adapter gives it its own copy of everything the pooled frame would reuse: the settings map, the unknown
- * frame's flags, the GOAWAY debug data, and the headers when they are the frame's own recycled container (a
- * shallow copy: names and values are immutable and shared). DATA and unknown payloads are passed as they are: a
- * listener keeps those by retaining them, as with the stock reader. Headers a caller-supplied decoder made are
- * new for every block and passed as they are.
+ * frame's flags, and the headers when they are the frame's own recycled container (a shallow copy: names and
+ * values are immutable and shared). DATA and unknown payloads and GOAWAY debug data are the frame's payload view,
+ * passed as they are: a listener keeps one by retaining it, as with the stock reader, and the frame then keeps
+ * the input alive for it. Headers a caller-supplied decoder made are new for every block and passed as they are.
  */
 final class FrameListenerAdapter implements PooledHttp2FrameListener {
 
@@ -34,18 +35,10 @@ final class FrameListenerAdapter implements PooledHttp2FrameListener {
 
     @Override
     public void onFrame(ChannelHandlerContext ctx, PooledHttp2Frame frame) throws Http2Exception {
-        try {
-            dispatch(ctx, frame);
-        } finally {
-            frame.release();
-        }
-    }
-
-    private void dispatch(ChannelHandlerContext ctx, PooledHttp2Frame frame) throws Http2Exception {
         switch (frame.frameType()) {
             case Http2FrameTypes.DATA: {
                 PooledDataFrame data = (PooledDataFrame) frame;
-                listener.onDataRead(ctx, data.streamId, data.content, data.padding, data.endStream);
+                listener.onDataRead(ctx, data.streamId, data.payload, data.padding, data.endStream);
                 break;
             }
             case Http2FrameTypes.HEADERS: {
@@ -94,9 +87,11 @@ final class FrameListenerAdapter implements PooledHttp2FrameListener {
                 }
                 break;
             }
-            case Http2FrameTypes.GO_AWAY:
-                onGoAway(ctx, (PooledGoAwayFrame) frame);
+            case Http2FrameTypes.GO_AWAY: {
+                PooledGoAwayFrame goAway = (PooledGoAwayFrame) frame;
+                listener.onGoAwayRead(ctx, goAway.lastStreamId, goAway.errorCode, goAway.content);
                 break;
+            }
             case Http2FrameTypes.WINDOW_UPDATE: {
                 PooledWindowUpdateFrame update = (PooledWindowUpdateFrame) frame;
                 listener.onWindowUpdateRead(ctx, update.streamId, update.windowSizeIncrement);
@@ -105,7 +100,7 @@ final class FrameListenerAdapter implements PooledHttp2FrameListener {
             default: {
                 PooledUnknownFrame unknown = (PooledUnknownFrame) frame;
                 Http2Flags flags = listenerKeepsNothing ? unknown.flags : new Http2Flags(unknown.flags.value());
-                listener.onUnknownFrame(ctx, unknown.frameType, unknown.streamId, flags, unknown.content);
+                listener.onUnknownFrame(ctx, unknown.frameType, unknown.streamId, flags, unknown.payload);
                 break;
             }
         }
@@ -117,20 +112,5 @@ final class FrameListenerAdapter implements PooledHttp2FrameListener {
             return frame.headers;
         }
         return ((PooledHttp2Headers) frame.headers).copy();
-    }
-
-    /** The debug data is copied (when the listener may keep it) so that nothing stores a slice that is reused. */
-    private void onGoAway(ChannelHandlerContext ctx, PooledGoAwayFrame goAway) throws Http2Exception {
-        ByteBuf debugData = goAway.content;
-        if (listenerKeepsNothing || !debugData.isReadable()) {
-            listener.onGoAwayRead(ctx, goAway.lastStreamId, goAway.errorCode, debugData);
-            return;
-        }
-        ByteBuf copy = Unpooled.copiedBuffer(debugData);
-        try {
-            listener.onGoAwayRead(ctx, goAway.lastStreamId, goAway.errorCode, copy);
-        } finally {
-            copy.release();
-        }
     }
 }

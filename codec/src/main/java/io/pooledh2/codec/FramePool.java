@@ -8,19 +8,26 @@ import io.netty.util.Recycler;
 import java.util.function.Function;
 
 /**
- * The {@link Recycler} of one frame class, shared by all readers on a thread. A reader only takes a frame
- * from it when the frame it owns is still held by a consumer (see {@link PooledFrame}).
+ * The {@link Recycler} of one frame class. A reader only takes a frame from it when its {@link FrameSet} has
+ * none of the type, because a consumer kept the last one; a kept frame comes back to it on its last release,
+ * from any thread.
  */
 final class FramePool<T extends PooledFrame> extends Recycler<T> {
 
+    /** The frame type this pool's frames carry, for {@link FrameReuseStatistics}. */
+    final byte frameType;
     private final Function<Recycler.Handle<T>, T> factory;
 
-    FramePool(Function<Recycler.Handle<T>, T> factory) {
+    FramePool(byte frameType, Function<Recycler.Handle<T>, T> factory) {
+        this.frameType = frameType;
         this.factory = factory;
     }
 
     @Override
     protected T newObject(Recycler.Handle<T> handle) {
+        if (FrameReuseStatistics.ENABLED) {
+            FrameReuseStatistics.created(frameType);
+        }
         return factory.apply(handle);
     }
 

@@ -3,46 +3,67 @@
  */
 package io.pooledh2.codec;
 
+import io.netty.handler.codec.http2.Http2FrameTypes;
+
 /**
- * A reader's frame of one type: parsed into again and again while its consumers release it during the
- * callback, replaced from the {@link FramePool} when a consumer keeps it.
+ * A {@link FrameSet}'s frame of one type: taken for a parse, put back when it returns from its callback
+ * released, replaced from the type's {@link FramePool} when a consumer keeps it.
+ *
+ * <p>Whether the frame is free is a flag, not a null reference: in steady state taking and putting back the same
+ * frame then stores no reference, and a reference store into a long-lived object costs a GC write barrier.
  */
 final class FrameSlot<T extends PooledFrame> {
 
     private final FramePool<T> pool;
-    private T current;
+    /** HEADERS and PUSH_PROMISE: a frame that comes back empties its headers. */
+    private final boolean headerBlocks;
+    /** The slot's frame; while {@link #free} is false, in a parse or kept by a consumer (then not ours). */
+    private T frame;
+    private boolean free;
 
     FrameSlot(FramePool<T> pool) {
         this.pool = pool;
+        headerBlocks = pool.frameType == Http2FrameTypes.HEADERS || pool.frameType == Http2FrameTypes.PUSH_PROMISE;
     }
 
-    T acquire(boolean reuse, boolean paranoid) {
-        if (!reuse || paranoid) {
-            T frame = pool.newUnpooled();
-            frame.handOut(false, paranoid);
+    /** The slot's frame, or one from the pool if a consumer kept the last one. */
+    T take() {
+        if (FrameReuseStatistics.ENABLED) {
+            FrameReuseStatistics.parsed(pool.frameType);
+        }
+        if (free) {
+            free = false;
             return frame;
         }
-        T frame = current;
-        if (frame == null) {
-            current = frame = pool.get();
-        }
-        frame.handOut(true, false);
-        return frame;
+        return pool.get();
     }
 
-    /** After the consumer's callback: keep the frame if it came back, else it is the consumer's now. */
-    void afterCallback() {
-        T frame = current;
-        if (frame != null && frame.leaveToConsumer()) {
-            current = null;
+    /** A frame that came back: kept for the next parse, or given to the pool if the slot has one already. */
+    void putBack(PooledFrame returned) {
+        if (headerBlocks) {
+            ((HeaderBlockFrame) returned).emptyHeaders();
+        }
+        if (returned == frame) {
+            free = true;
+        } else if (!free) {
+            @SuppressWarnings("unchecked")
+            T typed = (T) returned;
+            frame = typed;
+            free = true;
+        } else {
+            returned.recycleUnused();
         }
     }
 
-    void close() {
-        T frame = current;
-        if (frame != null) {
-            current = null;
-            frame.abandonByReader();
+    /** The payload of the free frame, if it has one, forgets the input between reads. */
+    void forgetPayload() {
+        if (free && frame.payload != null) {
+            frame.payload.untarget();
         }
+    }
+
+    /** For tests: whether the slot keeps a free frame. */
+    boolean holdsFreeFrame() {
+        return free;
     }
 }

@@ -23,7 +23,7 @@ abstract class HeaderBlockFrame extends StreamFrame {
     private PooledHttp2Headers ownHeaders;
 
     HeaderBlockFrame(Recycler.Handle<? extends PooledFrame> handle) {
-        super(handle);
+        super(handle, false);
     }
 
     /** Subclasses call this from {@link #clear()}. */
@@ -39,6 +39,19 @@ abstract class HeaderBlockFrame extends StreamFrame {
         headers = null;
         padding = 0;
         clearStream();
+    }
+
+    /**
+     * The headers are emptied, as on a release. The frame keeps pointing at its own container, which the next
+     * block fills: no reference store, which would cost a GC barrier.
+     */
+    final void emptyHeaders() {
+        PooledHttp2Headers own = ownHeaders;
+        if (own != null && headers == own) {
+            own.recycle();
+        } else {
+            headers = null;
+        }
     }
 
     /** The container the next block of this frame decodes into. */

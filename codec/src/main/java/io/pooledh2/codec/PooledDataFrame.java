@@ -4,54 +4,48 @@
 package io.pooledh2.codec;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
 import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2FrameStream;
 import io.netty.handler.codec.http2.Http2FrameTypes;
-import io.netty.util.IllegalReferenceCountException;
 import io.netty.util.Recycler;
 import io.netty.util.internal.StringUtil;
 
-/** DATA: the payload is a retained slice of the input, released with the frame. */
+/** DATA: the payload is a view of the input that lives exactly as long as the frame (see {@link PayloadView}). */
 final class PooledDataFrame extends StreamFrame implements Http2DataFrame {
 
-    static final FramePool<PooledDataFrame> POOL = new FramePool<>(PooledDataFrame::new);
+    static final FramePool<PooledDataFrame> POOL =
+            new FramePool<>(Http2FrameTypes.DATA, PooledDataFrame::new);
 
-    ByteBuf content;
     int padding;
     boolean endStream;
     /** Fixed at parse, as in Netty's frame: reading the payload must not change what flow control is owed. */
     int initialFlowControlledBytes;
 
     private PooledDataFrame(Recycler.Handle<PooledDataFrame> handle) {
-        super(handle);
+        super(handle, true);
     }
 
-    void init(int streamId, ByteBuf content, int padding, boolean endStream) {
+    /**
+     * Sets every field: the payload is {@code length} bytes of {@code input} from {@code index}, retained now
+     * only for a frame that is never reused (a reused one retains it if it outlives its callback).
+     */
+    void init(int streamId, ByteBuf input, int index, int length, int padding, boolean endStream,
+              boolean retainInput) {
         initStream(streamId);
-        this.content = content;
+        payload.target(input, index, length, retainInput);
         this.padding = padding;
         this.endStream = endStream;
-        this.initialFlowControlledBytes = content.readableBytes() + padding;
-    }
-
-    @Override
-    void releaseBuffers() {
-        if (content != null) {
-            content.release();
-        }
+        this.initialFlowControlledBytes = length + padding;
     }
 
     @Override
     void clear() {
-        ByteBuf content = this.content;
-        this.content = null;
+        payload.untarget();
         padding = 0;
         endStream = false;
         initialFlowControlledBytes = 0;
         clearStream();
-        if (content != null) {
-            content.release();
-        }
     }
 
     @Override
@@ -67,11 +61,7 @@ final class PooledDataFrame extends StreamFrame implements Http2DataFrame {
     @Override
     public ByteBuf content() {
         ensureAccessible();
-        ByteBuf content = this.content;
-        if (content == null) {
-            throw new IllegalReferenceCountException(0);
-        }
-        return content;
+        return payload;
     }
 
     @Override
@@ -113,13 +103,10 @@ final class PooledDataFrame extends StreamFrame implements Http2DataFrame {
         return replace(content().retainedDuplicate());
     }
 
-    /** A frame of its own, never pooled, with the same fields and the given payload. */
+    /** Netty's frame, with the same fields and the given payload: a copy is never pooled. */
     @Override
     public Http2DataFrame replace(ByteBuf content) {
-        PooledDataFrame copy = POOL.newUnpooled();
-        copy.init(streamId(), content, padding, endStream);
-        copy.stream(stream());
-        return copy;
+        return new DefaultHttp2DataFrame(content, isEndStream(), padding).stream(stream());
     }
 
     @Override
@@ -141,16 +128,12 @@ final class PooledDataFrame extends StreamFrame implements Http2DataFrame {
 
     @Override
     public PooledDataFrame touch(Object hint) {
-        ByteBuf content = this.content;
-        if (content != null) {
-            content.touch(hint);
-        }
         return this;
     }
 
     @Override
     public String toString() {
-        return StringUtil.simpleClassName(this) + "(stream=" + streamId + ", content=" + content
+        return StringUtil.simpleClassName(this) + "(stream=" + streamId + ", content=" + payload
                 + ", endStream=" + endStream + ", padding=" + padding + ')';
     }
 }

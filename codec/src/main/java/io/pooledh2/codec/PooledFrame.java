@@ -3,39 +3,51 @@
  */
 package io.pooledh2.codec;
 
-import io.netty.util.AbstractReferenceCounted;
 import io.netty.util.IllegalReferenceCountException;
 import io.netty.util.Recycler;
+import io.netty.util.internal.ObjectUtil;
 
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 /**
- * The base of every pooled frame: it owns the reference count, the reset and the way back to reuse.
+ * The base of every pooled frame: it owns the reference count, shared with the frame's payload, the reset and
+ * the way back to reuse.
  *
- * <p>Reuse works by ownership, as Go's {@code frameCache} does. While a frame is being delivered the reader
- * holds it ({@link #HELD}). If the consumer releases it during the callback, the last release marks it
- * {@link #RETURNED} and the reader parses the next frame of its type into it. If the consumer still holds it
- * when the callback returns, the reader marks it {@link #DETACHED} and forgets it; the consumer's last release
- * then gives it to its {@link Recycler}. Both transitions are one CAS on {@link #owner}, so exactly one side
- * decides, whichever thread the consumer releases on.
+ * <h3>One count, and a bit for the reader</h3>
+ * {@link #refCnt} holds twice the reference count, plus {@link #HELD} while the reader holds the frame for
+ * reuse (Go's {@code frameCache}). A frame parsed for reuse is handed out held, with a count of 1. If every
+ * reference is released during the callback, the count ends at 0 with the bit still set: the reader sees that
+ * with a plain volatile read once the callback returns, and parses the next frame of the type into the same
+ * object. Nothing on that path is atomic but the consumer's own release, which is the one operation a release
+ * on another thread needs. If a reference is still out when the callback returns, the reader retains the input
+ * the payload views, then clears the bit and drops its own reference in one atomic step; whichever release
+ * then brings the whole word to 0 resets the frame and gives it to its {@link Recycler}. Because the bit and
+ * the count are one word, the reader's step and a racing last release cannot both, or neither, see 0.
+ *
+ * <p>A frame made without reuse (reuse off, paranoid mode, copies) is never held: its payload retains the
+ * input from the start, and its last release frees it.
  */
-abstract class PooledFrame extends AbstractReferenceCounted implements PooledHttp2Frame {
+abstract class PooledFrame implements PooledHttp2Frame {
 
-    static final int HELD = 0;
-    static final int RETURNED = 1;
-    static final int DETACHED = 2;
+    /** The reader's bit in {@link #refCnt}. */
+    static final int HELD = 1;
+    /** One reference in {@link #refCnt}. */
+    static final int ONE = 2;
 
-    private static final AtomicIntegerFieldUpdater<PooledFrame> OWNER =
-            AtomicIntegerFieldUpdater.newUpdater(PooledFrame.class, "owner");
+    private static final AtomicIntegerFieldUpdater<PooledFrame> REF_CNT =
+            AtomicIntegerFieldUpdater.newUpdater(PooledFrame.class, "refCnt");
 
     /** Null for a frame that is never pooled (reuse off, paranoid mode, copies). */
     private final Recycler.Handle<PooledFrame> handle;
-    private volatile int owner = DETACHED;
+    /** The payload of DATA, GOAWAY and unknown frames, which shares this frame's count; null for the others. */
+    final PayloadView payload;
+    private volatile int refCnt;
     private boolean paranoid;
 
     @SuppressWarnings("unchecked")
-    PooledFrame(Recycler.Handle<? extends PooledFrame> handle) {
+    PooledFrame(Recycler.Handle<? extends PooledFrame> handle, boolean hasPayload) {
         this.handle = (Recycler.Handle<PooledFrame>) handle;
+        payload = hasPayload ? new PayloadView(this) : null;
     }
 
     /** Whether the frame goes back to a pool when released, so that its contents are reused. */
@@ -43,33 +55,125 @@ abstract class PooledFrame extends AbstractReferenceCounted implements PooledHtt
         return handle != null;
     }
 
-    /** Makes the frame ready for a consumer: a count of 1, held by the reader when it may be reused. */
-    final void handOut(boolean heldByReader, boolean paranoid) {
+    /**
+     * Makes the frame ready for its callback with the given raw count ({@link #ONE}, plus {@link #HELD} when the
+     * reader keeps it for reuse).
+     */
+    final void handOut(int rawCount, boolean paranoid) {
         this.paranoid = paranoid;
-        // An ordered store is enough: a consumer on another thread gets the frame through a hand-off
-        // that publishes it, and on this thread program order applies.
-        OWNER.lazySet(this, heldByReader ? HELD : DETACHED);
-        setRefCnt(1);
+        // A plain ordered store: nobody else holds a reference to a frame being handed out, and a consumer on
+        // another thread gets it through a hand-off that publishes it.
+        REF_CNT.lazySet(this, rawCount);
+    }
+
+    /** The raw count, for the reader's check after the callback. */
+    final int rawRefCnt() {
+        return refCnt;
     }
 
     /**
-     * Called by the reader when the consumer's callback has returned. Returns {@code true} if the consumer
-     * still holds the frame, which is then the consumer's alone; {@code false} if it came back to the reader.
+     * The reader got the frame back untouched after the callback (raw count {@code ONE | HELD}, its own
+     * reference and nobody else's): it drops its reference with a plain store, as nobody else can see the frame.
      */
-    final boolean leaveToConsumer() {
-        // Usually the consumer has already released it: then a read decides, and the CAS is saved.
-        return owner == HELD && OWNER.compareAndSet(this, HELD, DETACHED);
+    final void takeBackUnused() {
+        REF_CNT.lazySet(this, HELD);
     }
 
-    /** Called by a closing reader: an idle frame goes to its pool, one still in use is left to its consumer. */
-    final void abandonByReader() {
-        if (OWNER.getAndSet(this, DETACHED) == RETURNED && handle != null) {
+    /**
+     * Called by the reader when a reference is still out after the callback: the payload keeps the input alive
+     * from now on, and the reader lets go of the frame ({@code readerPart}: {@link #HELD}, plus {@link #ONE}
+     * if the reader's own reference was never handed on).
+     *
+     * @return {@code true} if the consumers released the frame meanwhile, so that it is the reader's again
+     */
+    final boolean leaveToConsumers(int readerPart) {
+        if (payload != null) {
+            payload.retainInput();
+        }
+        // Atomic: a consumer may be releasing the last reference on another thread right now.
+        if (REF_CNT.addAndGet(this, -readerPart) != 0) {
+            return false;
+        }
+        if (payload != null) {
+            payload.releaseInput();
+        }
+        return true;
+    }
+
+    /** A frame taken for a parse that never reached a consumer (an error, a closed reader): back to its pool. */
+    final void recycleUnused() {
+        if (handle != null) {
+            clear();
             handle.recycle(this);
         }
     }
 
     @Override
-    protected final void deallocate() {
+    public final int refCnt() {
+        return refCnt >>> 1;
+    }
+
+    @Override
+    public PooledFrame retain() {
+        return retain0(1);
+    }
+
+    @Override
+    public PooledFrame retain(int increment) {
+        return retain0(ObjectUtil.checkPositive(increment, "increment"));
+    }
+
+    private PooledFrame retain0(int increment) {
+        if (increment > Integer.MAX_VALUE >>> 1) {
+            throw new IllegalReferenceCountException(refCnt(), increment);
+        }
+        int adjustment = increment << 1;
+        // A CAS loop rather than getAndAdd: a retain of a released frame must fail without a transient count
+        // that the reader's check after the callback could see.
+        for (;;) {
+            int raw = refCnt;
+            if (raw >>> 1 == 0 || raw + adjustment < 0) {
+                throw new IllegalReferenceCountException(raw >>> 1, increment);
+            }
+            if (REF_CNT.compareAndSet(this, raw, raw + adjustment)) {
+                return this;
+            }
+        }
+    }
+
+    @Override
+    public boolean release() {
+        return release0(1);
+    }
+
+    @Override
+    public boolean release(int decrement) {
+        return release0(ObjectUtil.checkPositive(decrement, "decrement"));
+    }
+
+    private boolean release0(int decrement) {
+        // The one atomic operation on the reuse path: the release may happen on any thread.
+        for (;;) {
+            int raw = refCnt;
+            int count = raw >>> 1;
+            if (count < decrement) {
+                throw new IllegalReferenceCountException(count, -decrement);
+            }
+            int next = raw - (decrement << 1);
+            if (REF_CNT.compareAndSet(this, raw, next)) {
+                if (next == 0) {
+                    deallocate();
+                }
+                return count == decrement;
+            }
+        }
+    }
+
+    /** The last release of a frame the reader does not hold. */
+    private void deallocate() {
+        if (payload != null) {
+            payload.releaseInput();
+        }
         if (paranoid) {
             // Never reused, so nothing is reset: an accessor racing this release then answers with the
             // frame's own value or throws, never with a reset one.
@@ -77,25 +181,22 @@ abstract class PooledFrame extends AbstractReferenceCounted implements PooledHtt
             return;
         }
         clear();
-        if (OWNER.compareAndSet(this, HELD, RETURNED)) {
-            return;
-        }
         if (handle != null) {
             handle.recycle(this);
         }
     }
 
-    /** Releases what the frame holds and resets every field, so nothing of it can reach a later frame. */
+    /** Resets every field, so nothing of the frame can reach a later one. */
     abstract void clear();
 
-    /** Paranoid mode's release: frees the buffers the frame holds and leaves every other field as parsed. */
+    /** Paranoid mode's release: frees the buffers the frame holds beside its payload, other fields kept. */
     void releaseBuffers() {
-        // Most frame types hold no buffer.
+        // Most frame types hold no other buffer.
     }
 
     /** Every accessor calls this: in paranoid mode a released frame throws instead of answering. */
     final void ensureAccessible() {
-        if (paranoid && refCnt() == 0) {
+        if (paranoid && refCnt >>> 1 == 0) {
             throw new IllegalReferenceCountException(0);
         }
     }
@@ -105,18 +206,6 @@ abstract class PooledFrame extends AbstractReferenceCounted implements PooledHtt
     public int streamId() {
         ensureAccessible();
         return 0;
-    }
-
-    @Override
-    public PooledFrame retain() {
-        super.retain();
-        return this;
-    }
-
-    @Override
-    public PooledFrame retain(int increment) {
-        super.retain(increment);
-        return this;
     }
 
     @Override

@@ -6,48 +6,54 @@ package io.pooledh2.codec;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.handler.codec.http2.Http2GoAwayFrame;
-import io.netty.util.IllegalReferenceCountException;
 import io.netty.util.Recycler;
 import io.netty.util.internal.StringUtil;
 
-/** GOAWAY: the debug data is a retained slice of the input, released with the frame. */
+/** GOAWAY: the debug data is a view of the input, as DATA's payload, that lives exactly as long as the frame. */
 final class PooledGoAwayFrame extends PooledFrame implements Http2GoAwayFrame {
 
-    static final FramePool<PooledGoAwayFrame> POOL = new FramePool<>(PooledGoAwayFrame::new);
+    static final FramePool<PooledGoAwayFrame> POOL =
+            new FramePool<>(Http2FrameTypes.GO_AWAY, PooledGoAwayFrame::new);
 
     int lastStreamId;
     long errorCode;
+    /** The debug data: {@link #payload}, or for a copy the buffer it was given, released with it. */
     ByteBuf content;
     private int extraStreamIds;
 
     private PooledGoAwayFrame(Recycler.Handle<PooledGoAwayFrame> handle) {
-        super(handle);
+        super(handle, true);
+        content = payload;
     }
 
-    void init(int lastStreamId, long errorCode, ByteBuf content) {
+    /** Sets every field; the debug data as DATA's payload ({@link PooledDataFrame#init}). */
+    void init(int lastStreamId, long errorCode, ByteBuf input, int index, int length, boolean retainInput) {
         this.lastStreamId = lastStreamId;
         this.errorCode = errorCode;
-        this.content = content;
-        this.extraStreamIds = 0;
+        payload.target(input, index, length, retainInput);
+        if (content != payload) {
+            content = payload;  // only after a copy's buffer: a reference store costs a GC barrier
+        }
+        extraStreamIds = 0;
     }
 
     @Override
     void releaseBuffers() {
-        if (content != null) {
+        if (content != payload) {
             content.release();
         }
     }
 
     @Override
     void clear() {
-        ByteBuf content = this.content;
-        this.content = null;
+        if (content != payload) {
+            content.release();
+        }
+        payload.untarget();
+        content = payload;
         lastStreamId = 0;
         errorCode = 0;
         extraStreamIds = 0;
-        if (content != null) {
-            content.release();
-        }
     }
 
     @Override
@@ -92,10 +98,6 @@ final class PooledGoAwayFrame extends PooledFrame implements Http2GoAwayFrame {
     @Override
     public ByteBuf content() {
         ensureAccessible();
-        ByteBuf content = this.content;
-        if (content == null) {
-            throw new IllegalReferenceCountException(0);
-        }
         return content;
     }
 
@@ -118,8 +120,11 @@ final class PooledGoAwayFrame extends PooledFrame implements Http2GoAwayFrame {
     @Override
     public Http2GoAwayFrame replace(ByteBuf content) {
         PooledGoAwayFrame copy = POOL.newUnpooled();
-        copy.init(lastStreamId(), errorCode, content);
+        copy.lastStreamId = lastStreamId();
+        copy.errorCode = errorCode;
+        copy.content = content;
         copy.extraStreamIds = extraStreamIds;
+        copy.handOut(ONE, false);
         return copy;
     }
 
@@ -142,8 +147,7 @@ final class PooledGoAwayFrame extends PooledFrame implements Http2GoAwayFrame {
 
     @Override
     public PooledGoAwayFrame touch(Object hint) {
-        ByteBuf content = this.content;
-        if (content != null) {
+        if (content != payload) {
             content.touch(hint);
         }
         return this;

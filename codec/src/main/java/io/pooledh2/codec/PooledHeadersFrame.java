@@ -13,7 +13,8 @@ import io.netty.util.internal.StringUtil;
 /** HEADERS, its CONTINUATION frames assembled. */
 final class PooledHeadersFrame extends HeaderBlockFrame implements PooledHttp2HeadersFrame {
 
-    static final FramePool<PooledHeadersFrame> POOL = new FramePool<>(PooledHeadersFrame::new);
+    static final FramePool<PooledHeadersFrame> POOL =
+            new FramePool<>(Http2FrameTypes.HEADERS, PooledHeadersFrame::new);
 
     boolean endStream;
     boolean priorityPresent;
@@ -29,7 +30,6 @@ final class PooledHeadersFrame extends HeaderBlockFrame implements PooledHttp2He
     void init(int streamId, int padding, boolean endStream, boolean priorityPresent, int streamDependency,
               short weight, boolean exclusive) {
         initStream(streamId);
-        this.headers = null;
         this.padding = padding;
         this.endStream = endStream;
         this.priorityPresent = priorityPresent;

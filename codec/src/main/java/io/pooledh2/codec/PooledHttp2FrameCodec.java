@@ -17,8 +17,9 @@ import io.netty.handler.codec.http2.Http2Settings;
 
 /**
  * An {@link Http2FrameCodec} whose inbound frames are the pooled reader's own frames: where Netty's codec
- * allocates a {@code DefaultHttp2*Frame} for each frame the connection decoder passes on, this one retains the
- * frame the reader is delivering, attaches the codec's {@link Http2FrameStream} to it and fires it. Everything
+ * allocates a {@code DefaultHttp2*Frame} for each frame the connection decoder passes on, this one takes the
+ * frame the reader is delivering, with the reader's reference, attaches the codec's {@link Http2FrameStream} to
+ * it and fires it. Everything
  * else (streams, flow control, {@code Http2MultiplexHandler}) is Netty's codec, unchanged.
  */
 final class PooledHttp2FrameCodec extends Http2FrameCodec {
@@ -31,8 +32,9 @@ final class PooledHttp2FrameCodec extends Http2FrameCodec {
                           boolean decoupleCloseAndGoAway, boolean flushPreface, PooledHttp2FrameReader reader) {
         super(encoder, decoder, initialSettings, decoupleCloseAndGoAway, flushPreface);
         this.reader = reader;
-        // The forwarding below recognises a HEADERS frame by its own headers object: no copy on the way.
-        reader.headersForwardedWithFrame();
+        // The forwarding below needs the reader's frame objects, and recognises a HEADERS frame by its own
+        // headers object: no copy on the way.
+        reader.forwardFrames();
         nettyListener = decoder.frameListener();
         decoder.frameListener(new ForwardingListener());
     }
@@ -46,10 +48,9 @@ final class PooledHttp2FrameCodec extends Http2FrameCodec {
         return stream;
     }
 
-    /** Fires the reader's frame, which the receiver owns: one more reference for it. */
-    private static void fire(ChannelHandlerContext ctx, PooledFrame frame) {
-        frame.retain();
-        ctx.fireChannelRead(frame);
+    /** Fires the reader's frame with the reader's own reference: the receiver owns it, with no retain. */
+    private void fire(ChannelHandlerContext ctx) {
+        ctx.fireChannelRead(reader.handOnInFlightFrame());
     }
 
     /**
@@ -63,9 +64,9 @@ final class PooledHttp2FrameCodec extends Http2FrameCodec {
         public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream)
                 throws Http2Exception {
             PooledFrame frame = reader.inFlightFrame();
-            if (frame instanceof PooledDataFrame && ((PooledDataFrame) frame).content == data) {
+            if (frame instanceof PooledDataFrame && ((PooledDataFrame) frame).payload == data) {
                 ((PooledDataFrame) frame).stream(requireStream(streamId));
-                fire(ctx, frame);
+                fire(ctx);
                 // As in Netty's codec, the bytes go back to the flow-control window when the consumer says so.
                 return 0;
             }
@@ -78,7 +79,7 @@ final class PooledHttp2FrameCodec extends Http2FrameCodec {
             PooledFrame frame = reader.inFlightFrame();
             if (frame instanceof PooledHeadersFrame && ((PooledHeadersFrame) frame).headers == headers) {
                 ((PooledHeadersFrame) frame).stream(requireStream(streamId));
-                fire(ctx, frame);
+                fire(ctx);
                 return;
             }
             nettyListener.onHeadersRead(ctx, streamId, headers, padding, endOfStream);
@@ -100,7 +101,7 @@ final class PooledHttp2FrameCodec extends Http2FrameCodec {
                     return; // Netty's codec drops PRIORITY for streams it does not know.
                 }
                 ((PooledPriorityFrame) frame).stream(requireStream(streamId));
-                fire(ctx, frame);
+                fire(ctx);
                 return;
             }
             nettyListener.onPriorityRead(ctx, streamId, streamDependency, weight, exclusive);
@@ -111,7 +112,7 @@ final class PooledHttp2FrameCodec extends Http2FrameCodec {
             PooledFrame frame = reader.inFlightFrame();
             if (frame instanceof PooledResetFrame && ((PooledResetFrame) frame).streamId == streamId) {
                 ((PooledResetFrame) frame).stream(requireStream(streamId));
-                fire(ctx, frame);
+                fire(ctx);
                 return;
             }
             nettyListener.onRstStreamRead(ctx, streamId, errorCode);
@@ -121,7 +122,7 @@ final class PooledHttp2FrameCodec extends Http2FrameCodec {
         public void onSettingsAckRead(ChannelHandlerContext ctx) throws Http2Exception {
             PooledFrame frame = reader.inFlightFrame();
             if (frame instanceof PooledSettingsAckFrame) {
-                fire(ctx, frame);
+                fire(ctx);
                 return;
             }
             nettyListener.onSettingsAckRead(ctx);
@@ -132,7 +133,7 @@ final class PooledHttp2FrameCodec extends Http2FrameCodec {
             PooledFrame frame = reader.inFlightFrame();
             if (frame instanceof PooledSettingsFrame) {
                 // The decoder was given its own copy of the map; the frame carries the reader's.
-                fire(ctx, frame);
+                fire(ctx);
                 return;
             }
             nettyListener.onSettingsRead(ctx, settings);
@@ -156,7 +157,7 @@ final class PooledHttp2FrameCodec extends Http2FrameCodec {
             PooledFrame frame = reader.inFlightFrame();
             if (frame instanceof PooledPingFrame && ((PooledPingFrame) frame).content == data
                     && ((PooledPingFrame) frame).ack == ack) {
-                fire(ctx, frame);
+                fire(ctx);
                 return true;
             }
             return false;
@@ -175,7 +176,7 @@ final class PooledHttp2FrameCodec extends Http2FrameCodec {
             PooledFrame frame = reader.inFlightFrame();
             if (frame instanceof PooledGoAwayFrame && ((PooledGoAwayFrame) frame).lastStreamId == lastStreamId
                     && ((PooledGoAwayFrame) frame).errorCode == errorCode) {
-                fire(ctx, frame);
+                fire(ctx);
                 return;
             }
             nettyListener.onGoAwayRead(ctx, lastStreamId, errorCode, debugData);
@@ -190,7 +191,7 @@ final class PooledHttp2FrameCodec extends Http2FrameCodec {
                     return; // Netty's codec does not pass on the connection's window updates.
                 }
                 ((PooledWindowUpdateFrame) frame).stream(requireStream(streamId));
-                fire(ctx, frame);
+                fire(ctx);
                 return;
             }
             nettyListener.onWindowUpdateRead(ctx, streamId, windowSizeIncrement);
@@ -200,12 +201,12 @@ final class PooledHttp2FrameCodec extends Http2FrameCodec {
         public void onUnknownFrame(ChannelHandlerContext ctx, byte frameType, int streamId, Http2Flags flags,
                                    ByteBuf payload) throws Http2Exception {
             PooledFrame frame = reader.inFlightFrame();
-            if (frame instanceof PooledUnknownFrame && ((PooledUnknownFrame) frame).content == payload) {
+            if (frame instanceof PooledUnknownFrame && ((PooledUnknownFrame) frame).payload == payload) {
                 if (streamId == 0) {
                     return; // Netty's codec drops unknown frames on the connection stream.
                 }
                 ((PooledUnknownFrame) frame).stream(requireStream(streamId));
-                fire(ctx, frame);
+                fire(ctx);
                 return;
             }
             nettyListener.onUnknownFrame(ctx, frameType, streamId, flags, payload);

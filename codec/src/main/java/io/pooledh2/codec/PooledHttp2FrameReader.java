@@ -25,11 +25,9 @@ import static io.netty.handler.codec.http2.Http2CodecUtil.FRAME_HEADER_LENGTH;
 import static io.netty.handler.codec.http2.Http2CodecUtil.INT_FIELD_LENGTH;
 import static io.netty.handler.codec.http2.Http2CodecUtil.PING_FRAME_PAYLOAD_LENGTH;
 import static io.netty.handler.codec.http2.Http2CodecUtil.PRIORITY_ENTRY_LENGTH;
-import static io.netty.handler.codec.http2.Http2CodecUtil.SETTINGS_INITIAL_WINDOW_SIZE;
 import static io.netty.handler.codec.http2.Http2CodecUtil.SETTING_ENTRY_LENGTH;
 import static io.netty.handler.codec.http2.Http2CodecUtil.readUnsignedInt;
 import static io.netty.handler.codec.http2.Http2Error.ENHANCE_YOUR_CALM;
-import static io.netty.handler.codec.http2.Http2Error.FLOW_CONTROL_ERROR;
 import static io.netty.handler.codec.http2.Http2Error.FRAME_SIZE_ERROR;
 import static io.netty.handler.codec.http2.Http2Error.PROTOCOL_ERROR;
 import static io.netty.handler.codec.http2.Http2Exception.connectionError;
@@ -61,11 +59,15 @@ import static io.netty.handler.codec.http2.Http2FrameTypes.WINDOW_UPDATE;
  * </ul>
  *
  * <h3>Reuse</h3>
- * The reader owns one frame of each type. When the listener releases it during the callback, the next frame of
- * that type is parsed into the same object; a frame the listener keeps is left to it, and the reader takes
- * another from a {@link io.netty.util.Recycler} (which recycles on Netty's event-loop threads). DATA payloads,
- * GOAWAY debug data and unknown payloads are retained slices of the input, with no copy. Header blocks decode
- * into the HEADERS or PUSH_PROMISE frame's own array-backed headers, reused with the frame (see
+ * Frames are parsed into objects kept per thread, one of each type, shared by every reader on the thread: a read
+ * takes them when it needs the first and gives them back when it ends, so a connection between reads holds none.
+ * When the consumer releases a frame during its callback, the next frame of that type is parsed into the same
+ * object; a frame the consumer keeps is left to it, and the thread takes another from a
+ * {@link io.netty.util.Recycler}. A frame and its payload share one reference count (DATA payloads, GOAWAY debug
+ * data and unknown payloads are views of the input, with no copy); the input is retained only for a frame that
+ * outlives its callback. On the {@link Http2FrameListener} path the listener is called straight from the parsed
+ * values, and frame objects carry only what the listener gets a reference to (a payload, the headers). Header
+ * blocks decode into the HEADERS or PUSH_PROMISE frame's own array-backed headers, reused with the frame (see
  * {@link PooledHttp2HeadersDecoder}; a caller-supplied decoder of another kind makes its own). Two system
  * properties, read when a reader is made:
  * <ul>
@@ -104,19 +106,6 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     private final HeaderBlock headerBlock;
     private final FrameListenerAdapter listenerAdapter = new FrameListenerAdapter();
 
-    private final FrameSlot<PooledDataFrame> dataFrames = new FrameSlot<>(PooledDataFrame.POOL);
-    private final FrameSlot<PooledHeadersFrame> headersFrames = new FrameSlot<>(PooledHeadersFrame.POOL);
-    private final FrameSlot<PooledPriorityFrame> priorityFrames = new FrameSlot<>(PooledPriorityFrame.POOL);
-    private final FrameSlot<PooledResetFrame> resetFrames = new FrameSlot<>(PooledResetFrame.POOL);
-    private final FrameSlot<PooledSettingsFrame> settingsFrames = new FrameSlot<>(PooledSettingsFrame.POOL);
-    private final FrameSlot<PooledSettingsAckFrame> settingsAckFrames = new FrameSlot<>(PooledSettingsAckFrame.POOL);
-    private final FrameSlot<PooledPushPromiseFrame> pushPromiseFrames = new FrameSlot<>(PooledPushPromiseFrame.POOL);
-    private final FrameSlot<PooledPingFrame> pingFrames = new FrameSlot<>(PooledPingFrame.POOL);
-    private final FrameSlot<PooledGoAwayFrame> goAwayFrames = new FrameSlot<>(PooledGoAwayFrame.POOL);
-    private final FrameSlot<PooledWindowUpdateFrame> windowUpdateFrames =
-            new FrameSlot<>(PooledWindowUpdateFrame.POOL);
-    private final FrameSlot<PooledUnknownFrame> unknownFrames = new FrameSlot<>(PooledUnknownFrame.POOL);
-
     private boolean reuseFrames = SystemPropertyUtil.getBoolean(REUSE_FRAMES_PROPERTY, true);
     private boolean paranoid = SystemPropertyUtil.getBoolean(PARANOID_PROPERTY, false);
     private int maxFrameSize = DEFAULT_MAX_FRAME_SIZE;
@@ -130,12 +119,30 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     private short flags;
     private int streamId;
 
-    /** The frame being delivered, for a frame codec that forwards it instead of making its own. */
-    private PooledFrame inFlight;
+    // Set for one read, and stored only when they change: a reference store into a long-lived object costs a GC
+    // write barrier, which is a measurable share of a small frame's cost.
+    /** Whether this read parses into reused frames: reuse on and paranoid mode off. */
+    private boolean reusing;
+    /** The listener called straight from the parsed values, for frames no object has to outlive; or null. */
+    private Http2FrameListener direct;
+    /** Where frame objects go: the caller's frame listener, or the adapter to an {@code Http2FrameListener}. */
+    private PooledHttp2FrameListener consumer;
+    /** Whether the consumer owns the frame it is given (the frame API) or the reader keeps it (the adapter). */
+    private boolean consumerOwnsFrames;
 
-    // The HEADERS or PUSH_PROMISE frame whose header block is in progress, and the slot it came from.
+    /** Whether frames are made for the {@code Http2FrameListener} path too, so that a frame codec can fire them. */
+    private boolean forwardsFrames;
+    /** The frame being delivered, for a frame codec that forwards it; only kept when {@link #forwardsFrames}. */
+    private PooledFrame inFlight;
+    /** The thread-shared set the last read used: no frames of its own, but no thread-local lookup per read. */
+    private FrameSet lastFrames;
+    /** Whether a frame is being delivered: {@link #inFlight} is only meaningful then. */
+    private boolean delivering;
+    /** Whether the reference of the frame being delivered has been handed on to its consumer. */
+    private boolean inFlightHandedOn;
+
+    /** The HEADERS or PUSH_PROMISE frame whose header block is in progress. */
     private HeaderBlockFrame headerBlockFrame;
-    private FrameSlot<?> headerBlockSlot;
 
     /** Validates header names, like {@code new DefaultHttp2FrameReader()}. */
     public PooledHttp2FrameReader() {
@@ -214,10 +221,13 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     }
 
     /**
-     * For {@link PooledHttp2FrameCodec}: HEADERS reach the listener with the frame's own headers, uncopied, because
-     * the codec recognises the frame by them and forwards the frame itself, which keeps them.
+     * For {@link PooledHttp2FrameCodec}: every frame is parsed into a frame object on the {@code Http2FrameListener}
+     * path too, so that the codec can fire the object itself ({@link #handOnInFlightFrame()}); HEADERS reach the
+     * listener with the frame's own headers, uncopied, because the codec recognises the frame by them and the
+     * frame keeps them.
      */
-    void headersForwardedWithFrame() {
+    void forwardFrames() {
+        forwardsFrames = true;
         listenerAdapter.headersForwardedWithFrame = true;
     }
 
@@ -249,21 +259,10 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         return maxFrameSize;
     }
 
-    /** Releases the header block in progress, if any, and gives the reader's idle frames back to their pools. */
+    /** Releases the header block in progress, if any. Between reads the reader holds nothing else. */
     @Override
     public void close() {
         abandonHeaderBlock();
-        dataFrames.close();
-        headersFrames.close();
-        priorityFrames.close();
-        resetFrames.close();
-        settingsFrames.close();
-        settingsAckFrames.close();
-        pushPromiseFrames.close();
-        pingFrames.close();
-        goAwayFrames.close();
-        windowUpdateFrames.close();
-        unknownFrames.close();
     }
 
     /**
@@ -274,8 +273,16 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     @Override
     public void readFrame(ChannelHandlerContext ctx, ByteBuf input, Http2FrameListener listener)
             throws Http2Exception {
-        listenerAdapter.listener = listener;
-        readFrame(ctx, input, listenerAdapter);
+        // Stores only when the listener changes: a connection's decoder passes the same one every time.
+        if (listenerAdapter.listener != listener) {
+            listenerAdapter.listener = listener;
+            direct = forwardsFrames ? null : listener;
+        }
+        if (consumer != listenerAdapter) {
+            consumer = listenerAdapter;
+            consumerOwnsFrames = false;
+        }
+        read(ctx, input);
     }
 
     /**
@@ -289,10 +296,24 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
      */
     public void readFrame(ChannelHandlerContext ctx, ByteBuf input, PooledHttp2FrameListener listener)
             throws Http2Exception {
+        if (consumer != listener) {
+            consumer = ObjectUtil.checkNotNull(listener, "listener");
+            consumerOwnsFrames = true;
+            listenerAdapter.listener = null;
+            direct = null;
+        }
+        read(ctx, input);
+    }
+
+    private void read(ChannelHandlerContext ctx, ByteBuf input) throws Http2Exception {
         if (readError) {
             input.skipBytes(input.readableBytes());
             return;
         }
+        reusing = reuseFrames && !paranoid;
+        // The thread's frames this read parses into, taken when the first frame needs one and given back when
+        // the read ends: a connection between reads holds none. A local, not a field: no barrier.
+        FrameSet frames = null;
         try {
             do {
                 if (readingFrameHeader && !readFrameHeader(input)) {
@@ -305,7 +326,13 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
                 int payloadEnd = input.readerIndex() + payloadLength;
                 try {
                     verifyFrame();
-                    readPayload(ctx, input, payloadEnd, listener);
+                    if (frames == null && reusing && needsFrame()) {
+                        frames = FrameSet.take(lastFrames);
+                        if (frames != lastFrames) {
+                            lastFrames = frames;
+                        }
+                    }
+                    readPayload(ctx, input, payloadEnd, frames);
                 } finally {
                     input.readerIndex(payloadEnd);
                 }
@@ -318,6 +345,31 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         } catch (Throwable cause) {
             onConnectionError();
             PlatformDependent.throwException(cause);
+        } finally {
+            if (frames != null) {
+                frames.giveBack();
+            }
+            if (inFlight != null) {
+                inFlight = null;
+            }
+        }
+    }
+
+    /** Whether the frame just verified is parsed into a frame object, rather than passed as values. */
+    private boolean needsFrame() {
+        if (direct == null) {
+            return true;
+        }
+        switch (frameType) {
+            case PRIORITY:
+            case RST_STREAM:
+            case PING:
+            case WINDOW_UPDATE:
+                return false;
+            case SETTINGS:
+                return listenerAdapter.listenerKeepsNothing && !hasFlag(Http2Flags.ACK);
+            default:
+                return true;
         }
     }
 
@@ -345,78 +397,34 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     // Validation, in DefaultHttp2FrameReader's order and with its errors, once the whole payload is in.
 
     private void verifyFrame() throws Http2Exception {
+        // One small method per type, so that the switch stays small enough for the JIT to inline.
         switch (frameType) {
             case DATA:
-                verifyAssociatedWithAStream();
-                verifyNotProcessingHeaders();
-                if (payloadLength < paddingFieldLength()) {
-                    throw streamError(streamId, FRAME_SIZE_ERROR, "Frame length %d too small.", payloadLength);
-                }
+                verifyDataFrame();
                 break;
             case HEADERS:
-                verifyAssociatedWithAStream();
-                verifyNotProcessingHeaders();
-                if (payloadLength < paddingFieldLength() + priorityFieldsLength()) {
-                    throw connectionError(FRAME_SIZE_ERROR,
-                            "Frame length %d too small for HEADERS frame with stream %d.", payloadLength, streamId);
-                }
+                verifyHeadersFrame();
                 break;
             case PRIORITY:
-                verifyAssociatedWithAStream();
-                verifyNotProcessingHeaders();
-                if (payloadLength != PRIORITY_ENTRY_LENGTH) {
-                    throw streamError(streamId, FRAME_SIZE_ERROR, "Invalid frame length %d.", payloadLength);
-                }
+                verifyPriorityFrame();
                 break;
             case RST_STREAM:
-                verifyAssociatedWithAStream();
-                verifyNotProcessingHeaders();
-                if (payloadLength != INT_FIELD_LENGTH) {
-                    throw connectionError(FRAME_SIZE_ERROR, "Invalid frame length %d.", payloadLength);
-                }
+                verifyRstStreamFrame();
                 break;
             case SETTINGS:
-                verifyNotProcessingHeaders();
-                verifyConnectionStream();
-                if (hasFlag(Http2Flags.ACK) && payloadLength > 0) {
-                    throw connectionError(FRAME_SIZE_ERROR, "Ack settings frame must have an empty payload.");
-                }
-                if (payloadLength % SETTING_ENTRY_LENGTH > 0) {
-                    throw connectionError(FRAME_SIZE_ERROR, "Frame length %d invalid.", payloadLength);
-                }
+                verifySettingsFrame();
                 break;
             case PUSH_PROMISE:
-                verifyAssociatedWithAStream();
-                verifyNotProcessingHeaders();
-                if (payloadLength < paddingFieldLength() + INT_FIELD_LENGTH) {
-                    throw connectionError(FRAME_SIZE_ERROR,
-                            "Frame length %d too small for PUSH_PROMISE frame with stream id %d.", payloadLength,
-                            streamId);
-                }
+                verifyPushPromiseFrame();
                 break;
             case PING:
-                verifyNotProcessingHeaders();
-                verifyConnectionStream();
-                if (payloadLength != PING_FRAME_PAYLOAD_LENGTH) {
-                    throw connectionError(FRAME_SIZE_ERROR, "Frame length %d incorrect size for ping.",
-                            payloadLength);
-                }
+                verifyPingFrame();
                 break;
             case GO_AWAY:
-                verifyNotProcessingHeaders();
-                verifyConnectionStream();
-                if (payloadLength < 8) {
-                    throw connectionError(FRAME_SIZE_ERROR, "Frame length %d too small.", payloadLength);
-                }
+                verifyGoAwayFrame();
                 break;
             case WINDOW_UPDATE:
-                verifyNotProcessingHeaders();
-                if (streamId < 0) {
-                    throw connectionError(PROTOCOL_ERROR, "%s must be >= 0", "Stream ID");
-                }
-                if (payloadLength != INT_FIELD_LENGTH) {
-                    throw connectionError(FRAME_SIZE_ERROR, "Invalid frame length %d.", payloadLength);
-                }
+                verifyWindowUpdateFrame();
                 break;
             case CONTINUATION:
                 verifyContinuationFrame();
@@ -424,6 +432,85 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
             default:
                 verifyNotProcessingHeaders();
                 break;
+        }
+    }
+
+    private void verifyDataFrame() throws Http2Exception {
+        verifyAssociatedWithAStream();
+        verifyNotProcessingHeaders();
+        if (payloadLength < paddingFieldLength()) {
+            throw streamError(streamId, FRAME_SIZE_ERROR, "Frame length %d too small.", payloadLength);
+        }
+    }
+
+    private void verifyHeadersFrame() throws Http2Exception {
+        verifyAssociatedWithAStream();
+        verifyNotProcessingHeaders();
+        if (payloadLength < paddingFieldLength() + priorityFieldsLength()) {
+            throw connectionError(FRAME_SIZE_ERROR,
+                    "Frame length %d too small for HEADERS frame with stream %d.", payloadLength, streamId);
+        }
+    }
+
+    private void verifyPriorityFrame() throws Http2Exception {
+        verifyAssociatedWithAStream();
+        verifyNotProcessingHeaders();
+        if (payloadLength != PRIORITY_ENTRY_LENGTH) {
+            throw streamError(streamId, FRAME_SIZE_ERROR, "Invalid frame length %d.", payloadLength);
+        }
+    }
+
+    private void verifyRstStreamFrame() throws Http2Exception {
+        verifyAssociatedWithAStream();
+        verifyNotProcessingHeaders();
+        if (payloadLength != INT_FIELD_LENGTH) {
+            throw connectionError(FRAME_SIZE_ERROR, "Invalid frame length %d.", payloadLength);
+        }
+    }
+
+    private void verifySettingsFrame() throws Http2Exception {
+        verifyNotProcessingHeaders();
+        verifyConnectionStream();
+        if (hasFlag(Http2Flags.ACK) && payloadLength > 0) {
+            throw connectionError(FRAME_SIZE_ERROR, "Ack settings frame must have an empty payload.");
+        }
+        if (payloadLength % SETTING_ENTRY_LENGTH > 0) {
+            throw connectionError(FRAME_SIZE_ERROR, "Frame length %d invalid.", payloadLength);
+        }
+    }
+
+    private void verifyPushPromiseFrame() throws Http2Exception {
+        verifyAssociatedWithAStream();
+        verifyNotProcessingHeaders();
+        if (payloadLength < paddingFieldLength() + INT_FIELD_LENGTH) {
+            throw connectionError(FRAME_SIZE_ERROR,
+                    "Frame length %d too small for PUSH_PROMISE frame with stream id %d.", payloadLength, streamId);
+        }
+    }
+
+    private void verifyPingFrame() throws Http2Exception {
+        verifyNotProcessingHeaders();
+        verifyConnectionStream();
+        if (payloadLength != PING_FRAME_PAYLOAD_LENGTH) {
+            throw connectionError(FRAME_SIZE_ERROR, "Frame length %d incorrect size for ping.", payloadLength);
+        }
+    }
+
+    private void verifyGoAwayFrame() throws Http2Exception {
+        verifyNotProcessingHeaders();
+        verifyConnectionStream();
+        if (payloadLength < 8) {
+            throw connectionError(FRAME_SIZE_ERROR, "Frame length %d too small.", payloadLength);
+        }
+    }
+
+    private void verifyWindowUpdateFrame() throws Http2Exception {
+        verifyNotProcessingHeaders();
+        if (streamId < 0) {
+            throw connectionError(PROTOCOL_ERROR, "%s must be >= 0", "Stream ID");
+        }
+        if (payloadLength != INT_FIELD_LENGTH) {
+            throw connectionError(FRAME_SIZE_ERROR, "Invalid frame length %d.", payloadLength);
         }
     }
 
@@ -465,56 +552,69 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
 
     // Parsing: one method per frame type, each filling the reader's frame of that type.
 
-    private void readPayload(ChannelHandlerContext ctx, ByteBuf in, int payloadEnd,
-                             PooledHttp2FrameListener listener) throws Http2Exception {
+    private void readPayload(ChannelHandlerContext ctx, ByteBuf in, int payloadEnd, FrameSet frames)
+            throws Http2Exception {
         switch (frameType) {
             case DATA:
-                readDataFrame(ctx, in, payloadEnd, listener);
+                readDataFrame(ctx, in, payloadEnd, frames);
                 break;
             case HEADERS:
-                readHeadersFrame(ctx, in, payloadEnd, listener);
+                readHeadersFrame(ctx, in, payloadEnd, frames);
                 break;
             case PRIORITY:
-                readPriorityFrame(ctx, in, listener);
+                readPriorityFrame(ctx, in, frames);
                 break;
             case RST_STREAM:
-                readRstStreamFrame(ctx, in, listener);
+                readRstStreamFrame(ctx, in, frames);
                 break;
             case SETTINGS:
-                readSettingsFrame(ctx, in, listener);
+                readSettingsFrame(ctx, in, frames);
                 break;
             case PUSH_PROMISE:
-                readPushPromiseFrame(ctx, in, payloadEnd, listener);
+                readPushPromiseFrame(ctx, in, payloadEnd, frames);
                 break;
             case PING:
-                readPingFrame(ctx, in, listener);
+                readPingFrame(ctx, in, frames);
                 break;
             case GO_AWAY:
-                readGoAwayFrame(ctx, in, payloadEnd, listener);
+                readGoAwayFrame(ctx, in, payloadEnd, frames);
                 break;
             case WINDOW_UPDATE:
-                readWindowUpdateFrame(ctx, in, listener);
+                readWindowUpdateFrame(ctx, in, frames);
                 break;
             case CONTINUATION:
-                readHeaderFragment(ctx, in, payloadLength, listener);
+                readHeaderFragment(ctx, in, payloadLength, frames);
                 break;
             default:
-                readUnknownFrame(ctx, in, listener);
+                readUnknownFrame(ctx, in, frames);
                 break;
         }
     }
 
-    private void readDataFrame(ChannelHandlerContext ctx, ByteBuf in, int payloadEnd,
-                               PooledHttp2FrameListener listener) throws Http2Exception {
+    private void readDataFrame(ChannelHandlerContext ctx, ByteBuf in, int payloadEnd, FrameSet frames)
+            throws Http2Exception {
         int padding = readPadding(in);
         int dataLength = lengthWithoutTrailingPadding(payloadEnd - in.readerIndex(), padding);
-        PooledDataFrame frame = dataFrames.acquire(reuseFrames, paranoid);
-        frame.init(streamId, in.retainedSlice(in.readerIndex(), dataLength), padding, hasFlag(Http2Flags.END_STREAM));
-        deliver(ctx, dataFrames, frame, listener);
+        FrameSlot<PooledDataFrame> slot = frames != null ? frames.data : null;
+        PooledDataFrame frame = slot != null ? slot.take() : PooledDataFrame.POOL.newUnpooled();
+        boolean endStream = hasFlag(Http2Flags.END_STREAM);
+        frame.init(streamId, in, in.readerIndex(), dataLength, padding, endStream, slot == null);
+        Http2FrameListener direct = this.direct;
+        if (direct == null) {
+            deliver(ctx, frame, slot);
+            return;
+        }
+        // The listener gets the frame's payload; the frame itself only carries the count the payload shares.
+        handOutToReader(frame, slot);
+        try {
+            direct.onDataRead(ctx, streamId, frame.payload, padding, endStream);
+        } finally {
+            afterCallback(frame, slot, false);
+        }
     }
 
-    private void readHeadersFrame(ChannelHandlerContext ctx, ByteBuf in, int payloadEnd,
-                                  PooledHttp2FrameListener listener) throws Http2Exception {
+    private void readHeadersFrame(ChannelHandlerContext ctx, ByteBuf in, int payloadEnd, FrameSet frames)
+            throws Http2Exception {
         int padding = readPadding(in);
         boolean priorityPresent = hasFlag(Http2Flags.PRIORITY);
         int streamDependency = 0;
@@ -531,32 +631,31 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
             weight = (short) (in.readUnsignedByte() + 1);
         }
         int fragmentLength = lengthWithoutTrailingPadding(payloadEnd - in.readerIndex(), padding);
-        PooledHeadersFrame frame = headersFrames.acquire(reuseFrames, paranoid);
+        PooledHeadersFrame frame = frames != null ? frames.headers.take() : PooledHeadersFrame.POOL.newUnpooled();
         frame.init(streamId, padding, hasFlag(Http2Flags.END_STREAM), priorityPresent, streamDependency, weight,
                 exclusive);
-        startHeaderBlock(frame, headersFrames);
-        readHeaderFragment(ctx, in, fragmentLength, listener);
+        headerBlockFrame = frame;
+        readHeaderFragment(ctx, in, fragmentLength, frames);
     }
 
-    private void readPushPromiseFrame(ChannelHandlerContext ctx, ByteBuf in, int payloadEnd,
-                                      PooledHttp2FrameListener listener) throws Http2Exception {
+    private void readPushPromiseFrame(ChannelHandlerContext ctx, ByteBuf in, int payloadEnd, FrameSet frames)
+            throws Http2Exception {
         int padding = readPadding(in);
         int promisedStreamId = readUnsignedInt(in);
         int fragmentLength = lengthWithoutTrailingPadding(payloadEnd - in.readerIndex(), padding);
-        PooledPushPromiseFrame frame = pushPromiseFrames.acquire(reuseFrames, paranoid);
+        PooledPushPromiseFrame frame = frames != null ? frames.pushPromise.take()
+                : PooledPushPromiseFrame.POOL.newUnpooled();
         frame.init(streamId, promisedStreamId, padding);
-        startHeaderBlock(frame, pushPromiseFrames);
-        readHeaderFragment(ctx, in, fragmentLength, listener);
-    }
-
-    private void startHeaderBlock(HeaderBlockFrame frame, FrameSlot<?> slot) {
         headerBlockFrame = frame;
-        headerBlockSlot = slot;
+        readHeaderFragment(ctx, in, fragmentLength, frames);
     }
 
-    /** A fragment of the header block in progress, from HEADERS, PUSH_PROMISE or CONTINUATION. */
-    private void readHeaderFragment(ChannelHandlerContext ctx, ByteBuf in, int length,
-                                    PooledHttp2FrameListener listener) throws Http2Exception {
+    /**
+     * A fragment of the header block in progress, from HEADERS, PUSH_PROMISE or CONTINUATION. A block that spans
+     * reads keeps its frame in the reader, out of any {@link FrameSet}, until it ends.
+     */
+    private void readHeaderFragment(ChannelHandlerContext ctx, ByteBuf in, int length, FrameSet frames)
+            throws Http2Exception {
         boolean endOfHeaders = hasFlag(Http2Flags.END_HEADERS);
         PooledHttp2HeadersDecoder pooledDecoder = pooledHeadersDecoder;
         if (endOfHeaders && pooledDecoder != null) {
@@ -577,12 +676,16 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
             return;
         }
         HeaderBlockFrame frame = headerBlockFrame;
-        FrameSlot<?> slot = headerBlockSlot;
         headerBlockFrame = null;
-        headerBlockSlot = null;
         headerBlock.reset();
-        frame.headers = headers;
-        deliver(ctx, slot, frame, listener);
+        if (frame.headers != headers) {
+            frame.headers = headers;
+        }
+        FrameSlot<?> slot = null;
+        if (frame.pooled() && frames != null) {
+            slot = frame instanceof PooledHeadersFrame ? frames.headers : frames.pushPromise;
+        }
+        deliver(ctx, frame, slot);
     }
 
     /** Drops the header block in progress, if any: its buffer and its frame, never delivered. */
@@ -590,16 +693,12 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         headerBlock.reset();
         HeaderBlockFrame frame = headerBlockFrame;
         if (frame != null) {
-            FrameSlot<?> slot = headerBlockSlot;
             headerBlockFrame = null;
-            headerBlockSlot = null;
-            frame.release();
-            slot.afterCallback();
+            frame.recycleUnused();
         }
     }
 
-    private void readPriorityFrame(ChannelHandlerContext ctx, ByteBuf in, PooledHttp2FrameListener listener)
-            throws Http2Exception {
+    private void readPriorityFrame(ChannelHandlerContext ctx, ByteBuf in, FrameSet frames) throws Http2Exception {
         long word1 = in.readUnsignedInt();
         boolean exclusive = (word1 & 0x80000000L) != 0;
         int streamDependency = (int) (word1 & 0x7FFFFFFFL);
@@ -607,33 +706,59 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
             throw streamError(streamId, PROTOCOL_ERROR, "A stream cannot depend on itself.");
         }
         short weight = (short) (in.readUnsignedByte() + 1);
-        PooledPriorityFrame frame = priorityFrames.acquire(reuseFrames, paranoid);
-        frame.init(streamId, streamDependency, weight, exclusive);
-        deliver(ctx, priorityFrames, frame, listener);
-    }
-
-    private void readRstStreamFrame(ChannelHandlerContext ctx, ByteBuf in, PooledHttp2FrameListener listener)
-            throws Http2Exception {
-        PooledResetFrame frame = resetFrames.acquire(reuseFrames, paranoid);
-        frame.init(streamId, in.readUnsignedInt());
-        deliver(ctx, resetFrames, frame, listener);
-    }
-
-    private void readSettingsFrame(ChannelHandlerContext ctx, ByteBuf in, PooledHttp2FrameListener listener)
-            throws Http2Exception {
-        if (hasFlag(Http2Flags.ACK)) {
-            deliver(ctx, settingsAckFrames, settingsAckFrames.acquire(reuseFrames, paranoid), listener);
+        Http2FrameListener direct = this.direct;
+        if (direct != null) {
+            direct.onPriorityRead(ctx, streamId, streamDependency, weight, exclusive);
             return;
         }
-        PooledSettingsFrame frame = settingsFrames.acquire(reuseFrames, paranoid);
+        FrameSlot<PooledPriorityFrame> slot = frames != null ? frames.priority : null;
+        PooledPriorityFrame frame = slot != null ? slot.take() : PooledPriorityFrame.POOL.newUnpooled();
+        frame.init(streamId, streamDependency, weight, exclusive);
+        deliver(ctx, frame, slot);
+    }
+
+    private void readRstStreamFrame(ChannelHandlerContext ctx, ByteBuf in, FrameSet frames) throws Http2Exception {
+        long errorCode = in.readUnsignedInt();
+        Http2FrameListener direct = this.direct;
+        if (direct != null) {
+            direct.onRstStreamRead(ctx, streamId, errorCode);
+            return;
+        }
+        FrameSlot<PooledResetFrame> slot = frames != null ? frames.reset : null;
+        PooledResetFrame frame = slot != null ? slot.take() : PooledResetFrame.POOL.newUnpooled();
+        frame.init(streamId, errorCode);
+        deliver(ctx, frame, slot);
+    }
+
+    private void readSettingsFrame(ChannelHandlerContext ctx, ByteBuf in, FrameSet frames) throws Http2Exception {
+        Http2FrameListener direct = this.direct;
+        if (hasFlag(Http2Flags.ACK)) {
+            if (direct != null) {
+                direct.onSettingsAckRead(ctx);
+                return;
+            }
+            FrameSlot<PooledSettingsAckFrame> slot = frames != null ? frames.settingsAck : null;
+            deliver(ctx, slot != null ? slot.take() : PooledSettingsAckFrame.POOL.newUnpooled(), slot);
+            return;
+        }
+        if (direct != null && !listenerAdapter.listenerKeepsNothing) {
+            // The listener may keep the map: it gets a new one, as from the stock reader, with no copy.
+            Http2Settings settings = new Http2Settings();
+            readSettings(in, settings);
+            direct.onSettingsRead(ctx, settings);
+            return;
+        }
+        FrameSlot<PooledSettingsFrame> slot = frames != null ? frames.settings : null;
+        PooledSettingsFrame frame = slot != null ? slot.take() : PooledSettingsFrame.POOL.newUnpooled();
         try {
-            readSettings(in, frame.init());
+            frame.parse(in, payloadLength / SETTING_ENTRY_LENGTH);
         } catch (Http2Exception e) {
-            frame.release();
-            settingsFrames.afterCallback();
+            if (slot != null) {
+                slot.putBack(frame);
+            }
             throw e;
         }
-        deliver(ctx, settingsFrames, frame, listener);
+        deliver(ctx, frame, slot);
     }
 
     /** Each value goes through {@link Http2Settings#put}, which validates it as the stock reader relies on. */
@@ -642,35 +767,49 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         for (int i = 0; i < numSettings; i++) {
             char id = (char) in.readUnsignedShort();
             long value = in.readUnsignedInt();
-            try {
-                settings.put(id, Long.valueOf(value));
-            } catch (IllegalArgumentException e) {
-                if (id == SETTINGS_INITIAL_WINDOW_SIZE) {
-                    throw connectionError(FLOW_CONTROL_ERROR, e, "Failed setting initial window size: %s",
-                            e.getMessage());
-                }
-                throw connectionError(PROTOCOL_ERROR, e, "Protocol error: %s", e.getMessage());
-            }
+            PooledSettingsFrame.put(settings, id, Long.valueOf(value));
         }
     }
 
-    private void readPingFrame(ChannelHandlerContext ctx, ByteBuf in, PooledHttp2FrameListener listener)
-            throws Http2Exception {
-        PooledPingFrame frame = pingFrames.acquire(reuseFrames, paranoid);
-        frame.init(in.readLong(), hasFlag(Http2Flags.ACK));
-        deliver(ctx, pingFrames, frame, listener);
+    private void readPingFrame(ChannelHandlerContext ctx, ByteBuf in, FrameSet frames) throws Http2Exception {
+        long data = in.readLong();
+        boolean ack = hasFlag(Http2Flags.ACK);
+        Http2FrameListener direct = this.direct;
+        if (direct != null) {
+            if (ack) {
+                direct.onPingAckRead(ctx, data);
+            } else {
+                direct.onPingRead(ctx, data);
+            }
+            return;
+        }
+        FrameSlot<PooledPingFrame> slot = frames != null ? frames.ping : null;
+        PooledPingFrame frame = slot != null ? slot.take() : PooledPingFrame.POOL.newUnpooled();
+        frame.init(data, ack);
+        deliver(ctx, frame, slot);
     }
 
-    private void readGoAwayFrame(ChannelHandlerContext ctx, ByteBuf in, int payloadEnd,
-                                 PooledHttp2FrameListener listener) throws Http2Exception {
+    private void readGoAwayFrame(ChannelHandlerContext ctx, ByteBuf in, int payloadEnd, FrameSet frames)
+            throws Http2Exception {
         int lastStreamId = readUnsignedInt(in);
         long errorCode = in.readUnsignedInt();
-        PooledGoAwayFrame frame = goAwayFrames.acquire(reuseFrames, paranoid);
-        frame.init(lastStreamId, errorCode, in.retainedSlice(in.readerIndex(), payloadEnd - in.readerIndex()));
-        deliver(ctx, goAwayFrames, frame, listener);
+        FrameSlot<PooledGoAwayFrame> slot = frames != null ? frames.goAway : null;
+        PooledGoAwayFrame frame = slot != null ? slot.take() : PooledGoAwayFrame.POOL.newUnpooled();
+        frame.init(lastStreamId, errorCode, in, in.readerIndex(), payloadEnd - in.readerIndex(), slot == null);
+        Http2FrameListener direct = this.direct;
+        if (direct == null) {
+            deliver(ctx, frame, slot);
+            return;
+        }
+        handOutToReader(frame, slot);
+        try {
+            direct.onGoAwayRead(ctx, lastStreamId, errorCode, frame.payload);
+        } finally {
+            afterCallback(frame, slot, false);
+        }
     }
 
-    private void readWindowUpdateFrame(ChannelHandlerContext ctx, ByteBuf in, PooledHttp2FrameListener listener)
+    private void readWindowUpdateFrame(ChannelHandlerContext ctx, ByteBuf in, FrameSet frames)
             throws Http2Exception {
         int windowSizeIncrement = readUnsignedInt(in);
         if (windowSizeIncrement == 0) {
@@ -680,36 +819,89 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
             throw streamError(streamId, PROTOCOL_ERROR, "Received WINDOW_UPDATE with delta 0 for stream: %d",
                     streamId);
         }
-        PooledWindowUpdateFrame frame = windowUpdateFrames.acquire(reuseFrames, paranoid);
+        Http2FrameListener direct = this.direct;
+        if (direct != null) {
+            direct.onWindowUpdateRead(ctx, streamId, windowSizeIncrement);
+            return;
+        }
+        FrameSlot<PooledWindowUpdateFrame> slot = frames != null ? frames.windowUpdate : null;
+        PooledWindowUpdateFrame frame = slot != null ? slot.take() : PooledWindowUpdateFrame.POOL.newUnpooled();
         frame.init(streamId, windowSizeIncrement);
-        deliver(ctx, windowUpdateFrames, frame, listener);
+        deliver(ctx, frame, slot);
     }
 
-    private void readUnknownFrame(ChannelHandlerContext ctx, ByteBuf in, PooledHttp2FrameListener listener)
-            throws Http2Exception {
-        PooledUnknownFrame frame = unknownFrames.acquire(reuseFrames, paranoid);
-        frame.init(frameType, streamId, flags, in.retainedSlice(in.readerIndex(), payloadLength));
-        deliver(ctx, unknownFrames, frame, listener);
+    private void readUnknownFrame(ChannelHandlerContext ctx, ByteBuf in, FrameSet frames) throws Http2Exception {
+        FrameSlot<PooledUnknownFrame> slot = frames != null ? frames.unknown : null;
+        PooledUnknownFrame frame = slot != null ? slot.take() : PooledUnknownFrame.POOL.newUnpooled();
+        frame.init(frameType, streamId, flags, in, in.readerIndex(), payloadLength, slot == null);
+        deliver(ctx, frame, slot);
     }
 
-    /** Hands the frame over; afterwards the slot keeps it if it came back during the call. */
-    private void deliver(ChannelHandlerContext ctx, FrameSlot<?> slot, PooledFrame frame,
-                         PooledHttp2FrameListener listener) throws Http2Exception {
-        inFlight = frame;
+    /**
+     * Hands the frame to its consumer for one callback. {@code slot} is where a reused frame goes back if it
+     * returns; {@code null} for a frame made for this parse alone.
+     */
+    private void deliver(ChannelHandlerContext ctx, PooledFrame frame, FrameSlot<?> slot) throws Http2Exception {
+        frame.handOut(slot != null ? PooledFrame.ONE | PooledFrame.HELD : PooledFrame.ONE, paranoid);
+        if (forwardsFrames && inFlight != frame) {
+            inFlight = frame;
+        }
+        delivering = true;
+        inFlightHandedOn = consumerOwnsFrames;
         try {
-            listener.onFrame(ctx, frame);
+            consumer.onFrame(ctx, frame);
         } finally {
-            inFlight = null;
-            slot.afterCallback();
+            delivering = false;
+            afterCallback(frame, slot, inFlightHandedOn);
+        }
+    }
+
+    /** Readies a frame whose parts a listener gets, with the reader's own reference. */
+    private void handOutToReader(PooledFrame frame, FrameSlot<?> slot) {
+        frame.handOut(slot != null ? PooledFrame.ONE | PooledFrame.HELD : PooledFrame.ONE, paranoid);
+    }
+
+    /**
+     * Takes a reused frame back when nobody else holds it (a plain read of its count: the common case costs no
+     * atomic operation), or leaves it to whoever still does; drops the reader's own reference if it kept one.
+     */
+    private static void afterCallback(PooledFrame frame, FrameSlot<?> slot, boolean handedOn) {
+        if (slot == null) {
+            if (!handedOn) {
+                frame.release();
+            }
+            return;
+        }
+        int readerPart = handedOn ? PooledFrame.HELD : PooledFrame.ONE | PooledFrame.HELD;
+        if (frame.rawRefCnt() == readerPart) {
+            if (!handedOn) {
+                frame.takeBackUnused();
+            }
+            slot.putBack(frame);
+        } else if (frame.leaveToConsumers(readerPart)) {
+            slot.putBack(frame);
         }
     }
 
     /**
-     * The frame whose callback is running, or {@code null}. {@link PooledHttp2FrameCodec} forwards it (retained)
-     * when the connection decoder passes its values on, instead of allocating a frame of its own.
+     * The frame whose callback is running, or {@code null}. {@link PooledHttp2FrameCodec} forwards it instead of
+     * allocating a frame of its own; see {@link #handOnInFlightFrame()}.
      */
     PooledFrame inFlightFrame() {
-        return inFlight;
+        return delivering ? inFlight : null;
+    }
+
+    /**
+     * The frame codec fires the frame in flight: the reader's reference goes with it, so the receiver owns a
+     * count of 1 without a retain, and the reader no longer releases it after the callback.
+     */
+    PooledFrame handOnInFlightFrame() {
+        PooledFrame frame = inFlightFrame();
+        if (frame == null || inFlightHandedOn) {
+            throw new IllegalStateException("no frame in flight to hand on");
+        }
+        inFlightHandedOn = true;
+        return frame;
     }
 
     private boolean hasFlag(short flag) {
@@ -743,5 +935,14 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     /** For tests: whether a header block buffer is held between frames. */
     boolean holdsHeaderBlockBuffer() {
         return headerBlock.holdsBuffer();
+    }
+
+    /**
+     * For tests: whether the reader holds a frame set in use, a frame or a buffer; never between reads, a header
+     * block in progress aside. (It keeps a pointer to the thread's shared set, whose frames are free.)
+     */
+    boolean holdsAnything() {
+        return lastFrames != null && lastFrames.inUse() || inFlight != null || headerBlockFrame != null
+                || headerBlock.holdsBuffer();
     }
 }

@@ -11,13 +11,14 @@ import io.netty.util.internal.StringUtil;
 /** PING and its ACK. */
 final class PooledPingFrame extends PooledFrame implements Http2PingFrame {
 
-    static final FramePool<PooledPingFrame> POOL = new FramePool<>(PooledPingFrame::new);
+    static final FramePool<PooledPingFrame> POOL =
+            new FramePool<>(Http2FrameTypes.PING, PooledPingFrame::new);
 
     long content;
     boolean ack;
 
     private PooledPingFrame(Recycler.Handle<PooledPingFrame> handle) {
-        super(handle);
+        super(handle, false);
     }
 
     void init(long content, boolean ack) {

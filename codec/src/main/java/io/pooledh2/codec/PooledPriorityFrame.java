@@ -12,14 +12,15 @@ import io.netty.util.internal.StringUtil;
 /** PRIORITY (deprecated by RFC 9113, still parsed and validated). */
 final class PooledPriorityFrame extends StreamFrame implements Http2PriorityFrame {
 
-    static final FramePool<PooledPriorityFrame> POOL = new FramePool<>(PooledPriorityFrame::new);
+    static final FramePool<PooledPriorityFrame> POOL =
+            new FramePool<>(Http2FrameTypes.PRIORITY, PooledPriorityFrame::new);
 
     int streamDependency;
     short weight;
     boolean exclusive;
 
     private PooledPriorityFrame(Recycler.Handle<PooledPriorityFrame> handle) {
-        super(handle);
+        super(handle, false);
     }
 
     void init(int streamId, int streamDependency, short weight, boolean exclusive) {

@@ -13,7 +13,8 @@ import io.netty.util.internal.StringUtil;
 /** PUSH_PROMISE, its CONTINUATION frames assembled. */
 final class PooledPushPromiseFrame extends HeaderBlockFrame implements Http2PushPromiseFrame {
 
-    static final FramePool<PooledPushPromiseFrame> POOL = new FramePool<>(PooledPushPromiseFrame::new);
+    static final FramePool<PooledPushPromiseFrame> POOL =
+            new FramePool<>(Http2FrameTypes.PUSH_PROMISE, PooledPushPromiseFrame::new);
 
     int promisedStreamId;
     private Http2FrameStream pushStream;
@@ -27,7 +28,6 @@ final class PooledPushPromiseFrame extends HeaderBlockFrame implements Http2Push
         initStream(streamId);
         this.promisedStreamId = promisedStreamId;
         this.padding = padding;
-        this.headers = null;
         this.pushStream = null;
     }
 

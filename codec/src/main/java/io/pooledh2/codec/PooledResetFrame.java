@@ -11,12 +11,13 @@ import io.netty.util.internal.StringUtil;
 /** RST_STREAM. */
 final class PooledResetFrame extends StreamFrame implements Http2ResetFrame {
 
-    static final FramePool<PooledResetFrame> POOL = new FramePool<>(PooledResetFrame::new);
+    static final FramePool<PooledResetFrame> POOL =
+            new FramePool<>(Http2FrameTypes.RST_STREAM, PooledResetFrame::new);
 
     long errorCode;
 
     private PooledResetFrame(Recycler.Handle<PooledResetFrame> handle) {
-        super(handle);
+        super(handle, false);
     }
 
     void init(int streamId, long errorCode) {

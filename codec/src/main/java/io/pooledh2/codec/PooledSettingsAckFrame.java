@@ -11,10 +11,11 @@ import io.netty.util.internal.StringUtil;
 /** SETTINGS with the ACK flag: no fields, but counted and released like every other frame. */
 final class PooledSettingsAckFrame extends PooledFrame implements Http2SettingsAckFrame {
 
-    static final FramePool<PooledSettingsAckFrame> POOL = new FramePool<>(PooledSettingsAckFrame::new);
+    static final FramePool<PooledSettingsAckFrame> POOL =
+            new FramePool<>(Http2FrameTypes.SETTINGS, PooledSettingsAckFrame::new);
 
     private PooledSettingsAckFrame(Recycler.Handle<PooledSettingsAckFrame> handle) {
-        super(handle);
+        super(handle, false);
     }
 
     @Override

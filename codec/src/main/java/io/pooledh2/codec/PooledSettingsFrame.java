@@ -3,27 +3,68 @@
  */
 package io.pooledh2.codec;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2SettingsFrame;
 import io.netty.util.Recycler;
 import io.netty.util.internal.StringUtil;
 
-/** SETTINGS (not ACK): one {@link Http2Settings} map per frame, cleared on release and filled on parse. */
+import static io.netty.handler.codec.http2.Http2CodecUtil.SETTINGS_INITIAL_WINDOW_SIZE;
+import static io.netty.handler.codec.http2.Http2CodecUtil.SETTINGS_MAX_HEADER_LIST_SIZE;
+import static io.netty.handler.codec.http2.Http2Error.FLOW_CONTROL_ERROR;
+import static io.netty.handler.codec.http2.Http2Error.PROTOCOL_ERROR;
+import static io.netty.handler.codec.http2.Http2Exception.connectionError;
+
+/** SETTINGS (not ACK): one {@link Http2Settings} map per frame, emptied and filled again by each parse. */
 final class PooledSettingsFrame extends PooledFrame implements Http2SettingsFrame {
 
-    static final FramePool<PooledSettingsFrame> POOL = new FramePool<>(PooledSettingsFrame::new);
+    static final FramePool<PooledSettingsFrame> POOL =
+            new FramePool<>(Http2FrameTypes.SETTINGS, PooledSettingsFrame::new);
 
     final Http2Settings settings = new Http2Settings();
+    /** The last value boxed for each standard setting, by identifier. */
+    private final Long[] lastValues = new Long[SETTINGS_MAX_HEADER_LIST_SIZE + 1];
 
     private PooledSettingsFrame(Recycler.Handle<PooledSettingsFrame> handle) {
-        super(handle);
+        super(handle, false);
     }
 
-    /** Empties the map for a parse, whatever an earlier owner left in it. */
-    Http2Settings init() {
+    /**
+     * Fills the map with {@code count} entries of {@code in}, whatever an earlier owner left in it. A value equal
+     * to the last one parsed for its setting reuses that {@code Long}, so steady SETTINGS allocate nothing.
+     */
+    void parse(ByteBuf in, int count) throws Http2Exception {
         settings.clear();
-        return settings;
+        Long[] boxed = lastValues;
+        for (int i = 0; i < count; i++) {
+            char id = (char) in.readUnsignedShort();
+            long value = in.readUnsignedInt();
+            Long box;
+            if (id < boxed.length) {
+                box = boxed[id];
+                if (box == null || box != value) {
+                    boxed[id] = box = value;
+                }
+            } else {
+                box = value;
+            }
+            put(settings, id, box);
+        }
+    }
+
+    /** {@link Http2Settings#put}, which validates the value, with the errors of {@code DefaultHttp2FrameReader}. */
+    static void put(Http2Settings settings, char id, Long value) throws Http2Exception {
+        try {
+            settings.put(id, value);
+        } catch (IllegalArgumentException e) {
+            if (id == SETTINGS_INITIAL_WINDOW_SIZE) {
+                throw connectionError(FLOW_CONTROL_ERROR, e, "Failed setting initial window size: %s",
+                        e.getMessage());
+            }
+            throw connectionError(PROTOCOL_ERROR, e, "Protocol error: %s", e.getMessage());
+        }
     }
 
     @Override

@@ -4,55 +4,46 @@
 package io.pooledh2.codec;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.handler.codec.http2.DefaultHttp2UnknownFrame;
 import io.netty.handler.codec.http2.Http2Flags;
 import io.netty.handler.codec.http2.Http2FrameStream;
 import io.netty.handler.codec.http2.Http2UnknownFrame;
-import io.netty.util.IllegalReferenceCountException;
+import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.util.Recycler;
 import io.netty.util.internal.StringUtil;
 
 /**
  * A frame of a type this reader does not know (an extension): type, flags and payload as received. The
- * payload is a retained slice of the input; the {@link Http2Flags} object is reused with the frame.
+ * payload is a view of the input, as for DATA; the {@link Http2Flags} object is reused with the frame.
  */
 final class PooledUnknownFrame extends StreamFrame implements Http2UnknownFrame {
 
-    static final FramePool<PooledUnknownFrame> POOL = new FramePool<>(PooledUnknownFrame::new);
+    static final FramePool<PooledUnknownFrame> POOL =
+            new FramePool<>((byte) 0xFF, PooledUnknownFrame::new);
 
     private static final short ALL_FLAGS = 0xFF;
 
     byte frameType;
     final Http2Flags flags = new Http2Flags();
-    ByteBuf content;
 
     private PooledUnknownFrame(Recycler.Handle<PooledUnknownFrame> handle) {
-        super(handle);
+        super(handle, true);
     }
 
-    void init(byte frameType, int streamId, short flags, ByteBuf content) {
+    /** Sets every field; the payload as for DATA ({@link PooledDataFrame#init}). */
+    void init(byte frameType, int streamId, short flags, ByteBuf input, int index, int length, boolean retainInput) {
         this.frameType = frameType;
         initStream(streamId);
         this.flags.setFlag(false, ALL_FLAGS).setFlag(true, flags);
-        this.content = content;
-    }
-
-    @Override
-    void releaseBuffers() {
-        if (content != null) {
-            content.release();
-        }
+        payload.target(input, index, length, retainInput);
     }
 
     @Override
     void clear() {
-        ByteBuf content = this.content;
-        this.content = null;
+        payload.untarget();
         frameType = 0;
         flags.setFlag(false, ALL_FLAGS);
         clearStream();
-        if (content != null) {
-            content.release();
-        }
     }
 
     @Override
@@ -75,11 +66,7 @@ final class PooledUnknownFrame extends StreamFrame implements Http2UnknownFrame 
     @Override
     public ByteBuf content() {
         ensureAccessible();
-        ByteBuf content = this.content;
-        if (content == null) {
-            throw new IllegalReferenceCountException(0);
-        }
-        return content;
+        return payload;
     }
 
     @Override
@@ -103,13 +90,10 @@ final class PooledUnknownFrame extends StreamFrame implements Http2UnknownFrame 
         return replace(content().retainedDuplicate());
     }
 
-    /** A frame of its own, never pooled, with the same fields and the given payload. */
+    /** Netty's frame, with the same fields and the given payload: a copy is never pooled. */
     @Override
     public Http2UnknownFrame replace(ByteBuf content) {
-        PooledUnknownFrame copy = POOL.newUnpooled();
-        copy.init(frameType(), streamId, flags.value(), content);
-        copy.stream(stream());
-        return copy;
+        return new DefaultHttp2UnknownFrame(frameType(), new Http2Flags(flags.value()), content).stream(stream());
     }
 
     @Override
@@ -131,16 +115,12 @@ final class PooledUnknownFrame extends StreamFrame implements Http2UnknownFrame 
 
     @Override
     public PooledUnknownFrame touch(Object hint) {
-        ByteBuf content = this.content;
-        if (content != null) {
-            content.touch(hint);
-        }
         return this;
     }
 
     @Override
     public String toString() {
         return StringUtil.simpleClassName(this) + "(frameType=" + frameType + ", stream=" + streamId
-                + ", flags=" + flags + ", content=" + content + ')';
+                + ", flags=" + flags + ", content=" + payload + ')';
     }
 }

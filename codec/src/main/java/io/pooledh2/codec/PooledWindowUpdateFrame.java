@@ -11,12 +11,13 @@ import io.netty.util.internal.StringUtil;
 /** WINDOW_UPDATE, for a stream or (stream 0) the connection. */
 final class PooledWindowUpdateFrame extends StreamFrame implements Http2WindowUpdateFrame {
 
-    static final FramePool<PooledWindowUpdateFrame> POOL = new FramePool<>(PooledWindowUpdateFrame::new);
+    static final FramePool<PooledWindowUpdateFrame> POOL =
+            new FramePool<>(Http2FrameTypes.WINDOW_UPDATE, PooledWindowUpdateFrame::new);
 
     int windowSizeIncrement;
 
     private PooledWindowUpdateFrame(Recycler.Handle<PooledWindowUpdateFrame> handle) {
-        super(handle);
+        super(handle, false);
     }
 
     void init(int streamId, int windowSizeIncrement) {

@@ -11,10 +11,12 @@ import io.netty.util.Recycler;
 abstract class StreamFrame extends PooledFrame implements Http2StreamFrame {
 
     int streamId;
+    /** Meaningful only while {@link #hasStream}: kept across parses so that setting the same one stores nothing. */
     private Http2FrameStream stream;
+    private boolean hasStream;
 
-    StreamFrame(Recycler.Handle<? extends PooledFrame> handle) {
-        super(handle);
+    StreamFrame(Recycler.Handle<? extends PooledFrame> handle, boolean hasPayload) {
+        super(handle, hasPayload);
     }
 
     @Override
@@ -26,24 +28,31 @@ abstract class StreamFrame extends PooledFrame implements Http2StreamFrame {
     @Override
     public Http2FrameStream stream() {
         ensureAccessible();
-        return stream;
+        return hasStream ? stream : null;
     }
 
     @Override
     public StreamFrame stream(Http2FrameStream stream) {
         ensureAccessible();
-        this.stream = stream;
+        // A frame codec sets the stream on every frame; a reference store costs a GC barrier, so only a
+        // different stream is stored.
+        if (this.stream != stream) {
+            this.stream = stream;
+        }
+        hasStream = stream != null;
         return this;
     }
 
     /** Subclasses call this from their {@code init}: a parse sets every field, the stream included. */
     final void initStream(int streamId) {
         this.streamId = streamId;
-        stream = null;
+        hasStream = false;
     }
 
     /** Subclasses call this from {@link #clear()}. */
     final void clearStream() {
-        initStream(0);
+        streamId = 0;
+        hasStream = false;
+        stream = null;
     }
 }

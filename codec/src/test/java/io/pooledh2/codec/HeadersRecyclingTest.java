@@ -229,7 +229,7 @@ class HeadersRecyclingTest {
     void frameCodecPathGetsTheFramesOwnHeaders() throws Exception {
         EventLoopThread.run(() -> {
             PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
-            reader.headersForwardedWithFrame();
+            reader.forwardFrames();
             List<Boolean> sameAsFrame = new ArrayList<>();
             Http2EventAdapter listener = new Http2EventAdapter() {
                 @Override

@@ -1,0 +1,390 @@
+/*
+ * Copyright 2026 The pooledh2 authors. Licensed under the Apache License, version 2.0.
+ */
+package io.pooledh2.codec;
+
+import io.netty.buffer.AbstractByteBuf;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.channels.GatheringByteChannel;
+import java.nio.channels.ScatteringByteChannel;
+
+/**
+ * The payload of a DATA, GOAWAY or unknown frame: a window on the reader's input, owned by its frame and
+ * pointed at each new payload the frame is parsed with. It has no count of its own: {@code retain} and
+ * {@code release} are the frame's, so a DATA frame and its content cost one count between them, where a
+ * retained slice would cost a recycled object and its own count on top of the input's.
+ *
+ * <p>During the callback the input is alive because the reader is reading it. A frame that outlives the callback
+ * retains the input ({@link #retainInput()}), which also stops Netty's {@code ByteToMessageDecoder} from
+ * compacting or appending to it; the last release of the frame releases it. Reads and writes behave as on a
+ * slice of the input: indexes from 0, capacity fixed at the payload's length.
+ */
+final class PayloadView extends AbstractByteBuf {
+
+    private final PooledFrame frame;
+    private ByteBuf input;
+    /** Where the payload starts in {@link #input}. */
+    private int offset;
+    private int length;
+    /** Whether this view holds a reference to {@link #input}, given back on the frame's last release. */
+    private boolean inputRetained;
+
+    PayloadView(PooledFrame frame) {
+        super(0);
+        this.frame = frame;
+    }
+
+    /** Points the view at {@code length} bytes of {@code input} from {@code index}; retains the input if asked. */
+    void target(ByteBuf input, int index, int length, boolean retainInput) {
+        if (this.input != input) {
+            this.input = input;  // a reference store costs a GC barrier: skipped for the same input
+        }
+        offset = index;
+        this.length = length;
+        maxCapacity(length);
+        setIndex(0, length);
+        markReaderIndex();
+        markWriterIndex();
+        if (retainInput) {
+            input.retain();
+        }
+        inputRetained = retainInput;
+    }
+
+    /** Forgets the input, between reads: a view kept for reuse holds no buffer. */
+    void untarget() {
+        input = null;
+    }
+
+    /** The frame outlives the callback: from now on the view keeps the input alive itself. */
+    void retainInput() {
+        if (!inputRetained) {
+            input.retain();
+            inputRetained = true;
+        }
+    }
+
+    /** The frame's last release: gives back the input if this view held it. */
+    void releaseInput() {
+        if (inputRetained) {
+            inputRetained = false;
+            input.release();
+        }
+    }
+
+    // The count is the frame's.
+
+    @Override
+    public int refCnt() {
+        return frame.refCnt();
+    }
+
+    @Override
+    public ByteBuf retain() {
+        frame.retain();
+        return this;
+    }
+
+    @Override
+    public ByteBuf retain(int increment) {
+        frame.retain(increment);
+        return this;
+    }
+
+    @Override
+    public boolean release() {
+        return frame.release();
+    }
+
+    @Override
+    public boolean release(int decrement) {
+        return frame.release(decrement);
+    }
+
+    @Override
+    public ByteBuf touch() {
+        return this;
+    }
+
+    @Override
+    public ByteBuf touch(Object hint) {
+        return this;
+    }
+
+    // What the view is: a fixed window on the input, as a slice.
+
+    @Override
+    public int capacity() {
+        return length;
+    }
+
+    @Override
+    public ByteBuf capacity(int newCapacity) {
+        throw new UnsupportedOperationException("sliced buffer");
+    }
+
+    @Override
+    public ByteBufAllocator alloc() {
+        return input.alloc();
+    }
+
+    @Override
+    @Deprecated
+    public ByteOrder order() {
+        return input.order();
+    }
+
+    @Override
+    public ByteBuf unwrap() {
+        return input;
+    }
+
+    @Override
+    public boolean isDirect() {
+        return input.isDirect();
+    }
+
+    @Override
+    public boolean isReadOnly() {
+        return input.isReadOnly();
+    }
+
+    @Override
+    public boolean isContiguous() {
+        return input.isContiguous();
+    }
+
+    @Override
+    public boolean hasArray() {
+        return input.hasArray();
+    }
+
+    @Override
+    public byte[] array() {
+        return input.array();
+    }
+
+    @Override
+    public int arrayOffset() {
+        return input.arrayOffset() + offset;
+    }
+
+    @Override
+    public boolean hasMemoryAddress() {
+        return input.hasMemoryAddress();
+    }
+
+    @Override
+    public long memoryAddress() {
+        return input.memoryAddress() + offset;
+    }
+
+    @Override
+    public int nioBufferCount() {
+        return input.nioBufferCount();
+    }
+
+    @Override
+    public ByteBuffer nioBuffer(int index, int length) {
+        checkIndex(index, length);
+        return input.nioBuffer(index + offset, length);
+    }
+
+    @Override
+    public ByteBuffer internalNioBuffer(int index, int length) {
+        return nioBuffer(index, length);
+    }
+
+    @Override
+    public ByteBuffer[] nioBuffers(int index, int length) {
+        checkIndex(index, length);
+        return input.nioBuffers(index + offset, length);
+    }
+
+    @Override
+    public ByteBuf copy(int index, int length) {
+        checkIndex(index, length);
+        return input.copy(index + offset, length);
+    }
+
+    // Bulk transfers: bounds checked here, then done by the input at the shifted index.
+
+    @Override
+    public ByteBuf getBytes(int index, ByteBuf dst, int dstIndex, int length) {
+        checkIndex(index, length);
+        input.getBytes(index + offset, dst, dstIndex, length);
+        return this;
+    }
+
+    @Override
+    public ByteBuf getBytes(int index, byte[] dst, int dstIndex, int length) {
+        checkIndex(index, length);
+        input.getBytes(index + offset, dst, dstIndex, length);
+        return this;
+    }
+
+    @Override
+    public ByteBuf getBytes(int index, ByteBuffer dst) {
+        checkIndex(index, dst.remaining());
+        input.getBytes(index + offset, dst);
+        return this;
+    }
+
+    @Override
+    public ByteBuf getBytes(int index, OutputStream out, int length) throws IOException {
+        checkIndex(index, length);
+        input.getBytes(index + offset, out, length);
+        return this;
+    }
+
+    @Override
+    public int getBytes(int index, GatheringByteChannel out, int length) throws IOException {
+        checkIndex(index, length);
+        return input.getBytes(index + offset, out, length);
+    }
+
+    @Override
+    public int getBytes(int index, FileChannel out, long position, int length) throws IOException {
+        checkIndex(index, length);
+        return input.getBytes(index + offset, out, position, length);
+    }
+
+    @Override
+    public ByteBuf setBytes(int index, ByteBuf src, int srcIndex, int length) {
+        checkIndex(index, length);
+        input.setBytes(index + offset, src, srcIndex, length);
+        return this;
+    }
+
+    @Override
+    public ByteBuf setBytes(int index, byte[] src, int srcIndex, int length) {
+        checkIndex(index, length);
+        input.setBytes(index + offset, src, srcIndex, length);
+        return this;
+    }
+
+    @Override
+    public ByteBuf setBytes(int index, ByteBuffer src) {
+        checkIndex(index, src.remaining());
+        input.setBytes(index + offset, src);
+        return this;
+    }
+
+    @Override
+    public int setBytes(int index, InputStream in, int length) throws IOException {
+        checkIndex(index, length);
+        return input.setBytes(index + offset, in, length);
+    }
+
+    @Override
+    public int setBytes(int index, ScatteringByteChannel in, int length) throws IOException {
+        checkIndex(index, length);
+        return input.setBytes(index + offset, in, length);
+    }
+
+    @Override
+    public int setBytes(int index, FileChannel in, long position, int length) throws IOException {
+        checkIndex(index, length);
+        return input.setBytes(index + offset, in, position, length);
+    }
+
+    // Single values: AbstractByteBuf has checked the index against this view already.
+
+    @Override
+    protected byte _getByte(int index) {
+        return input.getByte(index + offset);
+    }
+
+    @Override
+    protected short _getShort(int index) {
+        return input.getShort(index + offset);
+    }
+
+    @Override
+    protected short _getShortLE(int index) {
+        return input.getShortLE(index + offset);
+    }
+
+    @Override
+    protected int _getUnsignedMedium(int index) {
+        return input.getUnsignedMedium(index + offset);
+    }
+
+    @Override
+    protected int _getUnsignedMediumLE(int index) {
+        return input.getUnsignedMediumLE(index + offset);
+    }
+
+    @Override
+    protected int _getInt(int index) {
+        return input.getInt(index + offset);
+    }
+
+    @Override
+    protected int _getIntLE(int index) {
+        return input.getIntLE(index + offset);
+    }
+
+    @Override
+    protected long _getLong(int index) {
+        return input.getLong(index + offset);
+    }
+
+    @Override
+    protected long _getLongLE(int index) {
+        return input.getLongLE(index + offset);
+    }
+
+    @Override
+    protected void _setByte(int index, int value) {
+        input.setByte(index + offset, value);
+    }
+
+    @Override
+    protected void _setShort(int index, int value) {
+        input.setShort(index + offset, value);
+    }
+
+    @Override
+    protected void _setShortLE(int index, int value) {
+        input.setShortLE(index + offset, value);
+    }
+
+    @Override
+    protected void _setMedium(int index, int value) {
+        input.setMedium(index + offset, value);
+    }
+
+    @Override
+    protected void _setMediumLE(int index, int value) {
+        input.setMediumLE(index + offset, value);
+    }
+
+    @Override
+    protected void _setInt(int index, int value) {
+        input.setInt(index + offset, value);
+    }
+
+    @Override
+    protected void _setIntLE(int index, int value) {
+        input.setIntLE(index + offset, value);
+    }
+
+    @Override
+    protected void _setLong(int index, long value) {
+        input.setLong(index + offset, value);
+    }
+
+    @Override
+    protected void _setLongLE(int index, long value) {
+        input.setLongLE(index + offset, value);
+    }
+}

@@ -1,0 +1,264 @@
+/*
+ * Copyright 2026 The pooledh2 authors. Licensed under the Apache License, version 2.0.
+ */
+package io.pooledh2.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http2.Http2DataFrame;
+import io.netty.handler.codec.http2.Http2EventAdapter;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2GoAwayFrame;
+import io.netty.util.IllegalReferenceCountException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The reuse protocol of one shared count per frame and payload: what the reader holds between reads, when the
+ * input is retained, and how a reference moves from the reader to a consumer without a retain.
+ */
+class ReuseProtocolTest {
+
+    private EmbeddedChannel channel;
+    private ChannelHandlerContext ctx;
+
+    @BeforeEach
+    void setUp() {
+        channel = new EmbeddedChannel(new ChannelInboundHandlerAdapter());
+        channel.config().setAllocator(PooledByteBufAllocator.DEFAULT);
+        ctx = channel.pipeline().firstContext();
+    }
+
+    @AfterEach
+    void tearDown() {
+        channel.finishAndReleaseAll();
+    }
+
+    private static ByteBuf input(FrameKind kind, int variant) throws Http2Exception {
+        ByteBuf in = PooledByteBufAllocator.DEFAULT.directBuffer();
+        kind.write(in, variant);
+        return in;
+    }
+
+    /** Between reads a reader holds no frame, no header arrays and no buffer, whatever it read. */
+    @ParameterizedTest
+    @EnumSource(FrameKind.class)
+    void readerHoldsNothingBetweenReads(FrameKind kind) throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
+            List<PooledHttp2Frame> seen = new ArrayList<>();
+            for (int variant = 1; variant <= 2; variant++) {
+                ByteBuf in = input(kind, variant);
+                try {
+                    reader.readFrame(ctx, in, (c, frame) -> {
+                        assertTrue(reader.holdsAnything(), "during the read, the reader has its frames");
+                        seen.add(frame);
+                        frame.release();
+                    });
+                } finally {
+                    in.release();
+                }
+                assertFalse(reader.holdsAnything(), kind + ": nothing held after read " + variant);
+            }
+            assertSame(seen.get(0), seen.get(1), "the thread's frame was reused");
+            PooledFrame frame = (PooledFrame) seen.get(1);
+            if (frame.payload != null) {
+                assertNull(frame.payload.unwrap(), "a frame kept for reuse forgets the input when the read ends");
+            }
+            if (frame instanceof HeaderBlockFrame) {
+                io.netty.handler.codec.http2.Http2Headers headers = ((HeaderBlockFrame) frame).headers;
+                assertTrue(headers == null || headers.isEmpty(), "headers emptied when the frame came back");
+            }
+            // The same holds on the listener path, where most frames are never made.
+            ByteBuf in = input(kind, 3);
+            try {
+                reader.readFrame(ctx, in, new Http2EventAdapter());
+            } finally {
+                in.release();
+            }
+            assertFalse(reader.holdsAnything());
+        });
+    }
+
+    /** Reused frames never retain the input; one that outlives its callback retains it once, until its release. */
+    @Test
+    void inputRetainedOnlyForAFrameThatOutlivesItsCallback() throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
+            ByteBuf in = input(FrameKind.DATA, 1);
+            int[] refCntDuringCallback = new int[1];
+            reader.readFrame(ctx, in, (c, frame) -> {
+                refCntDuringCallback[0] = in.refCnt();
+                frame.release();
+            });
+            assertEquals(1, refCntDuringCallback[0], "no retain of the input for a frame released in its callback");
+            assertEquals(1, in.refCnt());
+
+            in.readerIndex(0);
+            List<Http2DataFrame> kept = new ArrayList<>();
+            reader.readFrame(ctx, in, (c, frame) -> kept.add((Http2DataFrame) frame));
+            assertEquals(2, in.refCnt(), "the kept frame holds the input");
+            assertEquals(1, kept.get(0).refCnt());
+            assertEquals(1, kept.get(0).content().refCnt(), "frame and payload share one count");
+            kept.get(0).content().retain();
+            assertEquals(2, kept.get(0).refCnt());
+            kept.get(0).release();
+            assertEquals(2, in.refCnt());
+            assertTrue(kept.get(0).content().release(), "the payload's release is the frame's last");
+            assertEquals(1, in.refCnt(), "the last release gives the input back");
+            in.release();
+        });
+    }
+
+    /**
+     * On the listener path a DATA buffer the listener retains stays valid, with its own bytes, after the read and
+     * after the reader parsed more DATA frames, while a buffer it does not retain is reused.
+     */
+    @Test
+    void listenerRetainingDataKeepsItsBytes() throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
+            ByteBuf in = PooledByteBufAllocator.DEFAULT.directBuffer();
+            FrameKind.DATA.write(in, 1);
+            FrameKind.DATA.write(in, 2);
+            FrameKind.DATA.write(in, 3);
+            List<ByteBuf> buffers = new ArrayList<>();
+            List<String> contents = new ArrayList<>();
+            reader.readFrame(ctx, in, new Http2EventAdapter() {
+                @Override
+                public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding,
+                                      boolean endOfStream) {
+                    buffers.add(data);
+                    contents.add(ByteBufUtil.hexDump(data));
+                    if (buffers.size() == 1) {
+                        data.retain();  // kept past the call, as Http2FrameCodec or grpc-java do
+                    }
+                    return data.readableBytes() + padding;
+                }
+            });
+            assertEquals(3, buffers.size());
+            assertNotSame(buffers.get(0), buffers.get(1), "the retained buffer is left to the listener");
+            assertSame(buffers.get(1), buffers.get(2), "an unretained one is reused");
+            assertEquals(2, in.refCnt(), "the retained buffer holds the input");
+            in.clear();
+            in.writeZero(in.capacity());
+            in.release();
+            assertEquals(1, buffers.get(0).refCnt());
+            assertTrue(buffers.get(0).release());
+            assertThrows(IllegalReferenceCountException.class, () -> buffers.get(0).getByte(0));
+            assertEquals(ByteBufUtil.hexDump(RawFrames.bytes("data-1")), contents.get(0));
+        });
+    }
+
+    /** A read nested in another read's callback on the same thread gets its own frames. */
+    @Test
+    void nestedReadsOnOneThreadUseDistinctFrames() throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader outer = new PooledHttp2FrameReader();
+            PooledHttp2FrameReader inner = new PooledHttp2FrameReader();
+            ByteBuf outerIn = input(FrameKind.DATA, 1);
+            ByteBuf innerIn = input(FrameKind.DATA, 2);
+            List<String> seen = new ArrayList<>();
+            outer.readFrame(ctx, outerIn, (c, outerFrame) -> {
+                inner.readFrame(ctx, innerIn, (c2, innerFrame) -> {
+                    assertNotSame(outerFrame, innerFrame);
+                    seen.add(ByteBufUtil.hexDump(((Http2DataFrame) innerFrame).content()));
+                    innerFrame.release();
+                });
+                seen.add(ByteBufUtil.hexDump(((Http2DataFrame) outerFrame).content()));
+                outerFrame.release();
+            });
+            assertEquals(List.of(ByteBufUtil.hexDump(RawFrames.bytes("data-2")),
+                    ByteBufUtil.hexDump(RawFrames.bytes("data-1"))), seen);
+            outerIn.release();
+            innerIn.release();
+        });
+    }
+
+    /** GOAWAY debug data reaches a listener as the frame's payload, uncopied, and lives as long as it is retained. */
+    @Test
+    void goAwayDebugDataIsAViewTheListenerCanRetain() throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
+            ByteBuf in = input(FrameKind.GOAWAY, 1);
+            ByteBuf[] kept = new ByteBuf[1];
+            reader.readFrame(ctx, in, new Http2EventAdapter() {
+                @Override
+                public void onGoAwayRead(ChannelHandlerContext ctx, int lastStreamId, long errorCode,
+                                         ByteBuf debugData) {
+                    kept[0] = debugData.retain();
+                }
+            });
+            String expected = ByteBufUtil.hexDump(kept[0]);
+            assertEquals(2, in.refCnt(), "the retained debug data holds the input, so no decoder reuses it");
+            ByteBuf next = input(FrameKind.GOAWAY, 2);
+            reader.readFrame(ctx, next, new Http2EventAdapter());
+            next.release();
+            assertEquals(expected, ByteBufUtil.hexDump(kept[0]), "a later GOAWAY does not re-target a kept one");
+            in.release();
+            kept[0].release();
+            assertEquals(0, kept[0].refCnt());
+        });
+    }
+
+    /** The frame API's retain of a released frame fails and leaves no count behind. */
+    @Test
+    void retainOfAReleasedFrameFails() throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
+            ByteBuf in = input(FrameKind.PING, 1);
+            PooledHttp2Frame[] released = new PooledHttp2Frame[1];
+            reader.readFrame(ctx, in, (c, frame) -> {
+                frame.release();
+                released[0] = frame;
+                assertThrows(IllegalReferenceCountException.class, frame::retain);
+                assertThrows(IllegalReferenceCountException.class, frame::release);
+                assertEquals(0, frame.refCnt());
+            });
+            in.readerIndex(0);
+            PooledHttp2Frame[] next = new PooledHttp2Frame[1];
+            reader.readFrame(ctx, in, (c, frame) -> {
+                next[0] = frame;
+                assertEquals(1, frame.refCnt());
+                frame.release();
+            });
+            assertSame(released[0], next[0], "a failed retain does not keep the frame from reuse");
+            in.release();
+        });
+    }
+
+    /** A GOAWAY copy owns the buffer it was given and releases it with itself. */
+    @Test
+    void goAwayReplaceOwnsItsBuffer() throws Exception {
+        PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
+        ByteBuf in = input(FrameKind.GOAWAY, 1);
+        Http2GoAwayFrame[] copy = new Http2GoAwayFrame[1];
+        reader.readFrame(ctx, in, (c, frame) -> {
+            copy[0] = ((Http2GoAwayFrame) frame).copy();
+            frame.release();
+        });
+        in.release();
+        ByteBuf content = copy[0].content();
+        assertEquals(1, content.refCnt());
+        assertTrue(copy[0].release());
+        assertEquals(0, content.refCnt());
+    }
+}
