@@ -89,6 +89,7 @@ public class AdapterCopiesTest {
                     headersFrame1 = frame;
                 }
                 adapter.onFrame(ctx, frame);
+                frame.release();  // the reader's own reference, dropped after the listener call
             });
             WireFrames.read(reader, FRAMES_2, (ctx, frame) -> {
                 if (frame instanceof PooledSettingsFrame) {
@@ -97,6 +98,7 @@ public class AdapterCopiesTest {
                     headersFrame2 = frame;
                 }
                 adapter.onFrame(ctx, frame);
+                frame.release();  // the reader's own reference, dropped after the listener call
             });
             boolean reused = settingsFrame2 == settingsFrame1 && headersFrame2 == headersFrame1;
             r.r3 = reused ? "REUSED" : "not-reused";

@@ -33,7 +33,7 @@ public final class WireFrames {
      * The context handed to the reader. It only uses it for {@code ctx.alloc()} (a header block spread over
      * several frames) and passes it to the listener, so one context serves every state on every thread.
      */
-    private static final ChannelHandlerContext CTX =
+    public static final ChannelHandlerContext CTX =
             new EmbeddedChannel(new ChannelInboundHandlerAdapter()).pipeline().firstContext();
 
     private WireFrames() {

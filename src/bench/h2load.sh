@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Copyright 2026 The pooledh2 authors. Licensed under the Apache License, version 2.0.
+#
+# The example server under h2load, pooled codec against Netty's (--stock), in alternating rounds.
+#
+#   src/bench/h2load.sh [ROUNDS]          (default 5 rounds per codec and scenario)
+#
+# Each round starts a fresh server JVM for each codec (the order alternates between rounds), warms it up on
+# fresh connections (WARMUPS runs of WARMUP_SECONDS, each h2load run opening new connections), then measures
+# one run of SECONDS. Scenarios: GET /hello (1 KiB answer) and POST /echo with a 16 KiB body. Prints every
+# round, each codec's median req/s, the ratio pooled/stock of the medians and each codec's spread
+# ((max - min) / median); a difference smaller than the spread is reported as within noise.
+#
+# Environment: SECONDS (10), WARMUPS (3), WARMUP_SECONDS (5), H2LOAD_ARGS ("-c 4 -m 100 -t 1"),
+# SERVER_JVM_ARGS (-Xms1g -Xmx1g -XX:+UseG1GC), PIPELINE (the server's --pipeline; default its own),
+# SKIP_BUILD=1 to reuse the server jar. Installs h2load from Debian's nghttp2-client when it is missing.
+# Run nothing else meanwhile: the machine has 2 cores and the server and h2load share them.
+set -euo pipefail
+
+rounds=${1:-5}
+seconds=${SECONDS_PER_RUN:-${SECONDS_MEASURED:-10}}
+warmups=${WARMUPS:-3}
+warmup_seconds=${WARMUP_SECONDS:-5}
+h2load_args=${H2LOAD_ARGS:--c 4 -m 100 -t 1}
+server_jvm_args=${SERVER_JVM_ARGS:--Xms1g -Xmx1g -XX:+UseG1GC}
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+jar=$root/server-example/target/pooledh2-server-example.jar
+results=$root/src/bench/results
+work=$(mktemp -d)
+server_pid=
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+if ! command -v h2load >/dev/null; then
+  echo "h2load: installing nghttp2-client"
+  if [ "$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq nghttp2-client >/dev/null
+  else sudo apt-get update -qq && sudo apt-get install -y -qq nghttp2-client >/dev/null; fi
+fi
+if [ "${SKIP_BUILD:-0}" != 1 ] || [ ! -f "$jar" ]; then
+  echo "h2load: building $jar"
+  mvn -B -q -f "$root/pom.xml" -pl server-example -am package -DskipTests
+fi
+
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+# start_server CODEC: starts the server (pooled or stock) on a free port and waits until it listens.
+start_server() {
+  local codec=$1 flags=()
+  port=$(free_port)
+  [ "$codec" = stock ] && flags+=(--stock)
+  [ -n "${PIPELINE:-}" ] && flags+=(--pipeline "$PIPELINE")
+  # shellcheck disable=SC2086
+  java $server_jvm_args -Dio.netty.leakDetection.level=disabled -jar "$jar" --port "$port" "${flags[@]}" \
+    > "$work/server.log" 2>&1 &
+  server_pid=$!
+  for _ in $(seq 1 100); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
+    sleep 0.1
+  done
+  echo "h2load: the $codec server did not start:" >&2
+  cat "$work/server.log" >&2
+  exit 1
+}
+
+stop_server() {
+  kill "$server_pid"
+  wait "$server_pid" 2>/dev/null || true
+  server_pid=
+}
+
+# run_h2load SECONDS URL [h2load args]: prints req/s; fails on any failed or errored request.
+run_h2load() {
+  local duration=$1 url=$2
+  shift 2
+  local out
+  # shellcheck disable=SC2086
+  out=$(h2load $h2load_args -D "$duration" "$@" "$url" 2>&1) || { echo "$out" >&2; exit 1; }
+  local failed
+  failed=$(echo "$out" | sed -n 's/^requests: .* \([0-9]*\) failed, \([0-9]*\) errored.*/\1 \2/p')
+  if [ "$failed" != "0 0" ]; then
+    echo "h2load: failed or errored requests ($failed):" >&2
+    echo "$out" >&2
+    exit 1
+  fi
+  echo "$out" | sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p'
+}
+
+median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+
+head -c 16384 /dev/urandom > "$work/body16k"
+summary=()
+for scenario in hello echo; do
+  : > "$work/pooled.$scenario"
+  : > "$work/stock.$scenario"
+  for round in $(seq 1 "$rounds"); do
+    if [ $((round % 2)) = 1 ]; then order="pooled stock"; else order="stock pooled"; fi
+    line="h2load: $scenario round $round:"
+    for codec in $order; do
+      start_server "$codec"
+      url=http://127.0.0.1:$port/hello
+      extra=()
+      if [ "$scenario" = echo ]; then url=http://127.0.0.1:$port/echo; extra=(-d "$work/body16k"); fi
+      for _ in $(seq 1 "$warmups"); do run_h2load "$warmup_seconds" "$url" "${extra[@]}" > /dev/null; done
+      rps=$(run_h2load "$seconds" "$url" "${extra[@]}")
+      stop_server
+      echo "$rps" >> "$work/$codec.$scenario"
+      line="$line $codec $rps req/s"
+    done
+    echo "$line"
+  done
+  pooled=$(median < "$work/pooled.$scenario")
+  stock=$(median < "$work/stock.$scenario")
+  verdict=$(python3 - "$pooled" "$stock" "$work/pooled.$scenario" "$work/stock.$scenario" <<'PY'
+import sys
+pooled, stock = float(sys.argv[1]), float(sys.argv[2])
+def spread(path, med):
+    xs = [float(x) for x in open(path)]
+    return (max(xs) - min(xs)) / med
+sp, ss = spread(sys.argv[3], pooled), spread(sys.argv[4], stock)
+ratio = pooled / stock
+noise = max(sp, ss)
+word = "within noise" if abs(ratio - 1) < noise else ("pooled faster" if ratio > 1 else "pooled slower")
+print(f"median pooled {pooled:,.0f} req/s, stock {stock:,.0f} req/s, ratio pooled/stock {ratio:.3f}; "
+      f"spread pooled {sp:.1%}, stock {ss:.1%}: {word}")
+PY
+)
+  echo "h2load: $scenario: $verdict"
+  summary+=("$scenario: $verdict")
+done
+
+mkdir -p "$results"
+{
+  echo "h2load.sh, $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$root" rev-parse --short HEAD), $(nproc) CPUs"
+  echo "h2load $h2load_args, $rounds rounds, $warmups x ${warmup_seconds}s warm-up on fresh connections, ${seconds}s measured"
+  printf '%s\n' "${summary[@]}"
+} | tee "$results/h2load.txt"
