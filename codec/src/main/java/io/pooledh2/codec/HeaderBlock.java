@@ -11,11 +11,13 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersDecoder;
 
 /**
- * Assembles the header block of a HEADERS or PUSH_PROMISE frame and its CONTINUATION frames, and decodes it.
+ * Assembles a header block split over a HEADERS or PUSH_PROMISE frame and its CONTINUATION frames, and decodes
+ * it.
  *
- * <p>A block that fits in one frame (the usual case) is decoded straight from the input, with no copy and no
- * slice. A block split over several frames is accumulated in one buffer from the channel's allocator, given
- * back as soon as the block ends, so a reader between blocks holds no buffer. The size limits are those of
+ * <p>A block that fits in one frame (the usual case) needs no assembly: {@link #decodeWhole} decodes it straight
+ * from the input, with no copy, no slice and no object of this class, so a connection between blocks holds
+ * nothing for them. A split block gets an instance, with one buffer from the channel's allocator that
+ * accumulates the fragments and is given back as soon as the block ends. The size limits are those of
  * {@code DefaultHttp2FrameReader}: the block may not exceed {@code maxHeaderListSizeGoAway}, and small
  * fragments are counted for the CONTINUATION-flood limit.
  */
@@ -34,41 +36,14 @@ final class HeaderBlock {
         this.maxSmallFragments = maxSmallFragments;
     }
 
-    int smallFragments() {
-        return smallFragments;
-    }
-
-    /**
-     * Adds the next {@code length} bytes of {@code in} to the block and, if {@code endOfHeaders}, decodes it.
-     *
-     * @return the decoded headers when the block ended, else {@code null}
-     */
-    Http2Headers add(ByteBufAllocator alloc, ByteBuf in, int length, boolean endOfHeaders, int streamId)
+    /** Decodes a block that came whole in one frame: the next {@code length} bytes of {@code in}. */
+    static Http2Headers decodeWhole(Http2HeadersDecoder decoder, ByteBuf in, int length, int streamId)
             throws Http2Exception {
-        if (maxSmallFragments > 0 && !endOfHeaders && length < SMALL_FRAGMENT_THRESHOLD) {
-            smallFragments++;
-        }
         long maxBlockSize = decoder.configuration().maxHeaderListSizeGoAway();
-        if (accumulated == null) {
-            if (length > maxBlockSize) {
-                Http2CodecUtil.headerListSizeExceeded(maxBlockSize);
-            }
-            if (endOfHeaders) {
-                return decodeInPlace(in, length, streamId);
-            }
-            accumulated = alloc.buffer(length);
-            accumulated.writeBytes(in, length);
-            return null;
-        }
-        if (maxBlockSize - length < accumulated.readableBytes()) {
+        if (length > maxBlockSize) {
             Http2CodecUtil.headerListSizeExceeded(maxBlockSize);
         }
-        accumulated.writeBytes(in, length);
-        return endOfHeaders ? decoder.decodeHeaders(streamId, accumulated) : null;
-    }
-
-    /** Decodes the next {@code length} bytes of {@code in} by narrowing its readable window, then restores it. */
-    private Http2Headers decodeInPlace(ByteBuf in, int length, int streamId) throws Http2Exception {
+        // Narrows the input's readable window to the block, then restores it.
         int writerIndex = in.writerIndex();
         in.writerIndex(in.readerIndex() + length);
         try {
@@ -78,18 +53,51 @@ final class HeaderBlock {
         }
     }
 
-    /** Ends the block, finished or abandoned: the buffer goes back to the allocator. */
-    void reset() {
-        smallFragments = 0;
+    int smallFragments() {
+        return smallFragments;
+    }
+
+    /** The first fragment, from a HEADERS or PUSH_PROMISE frame without END_HEADERS. */
+    void start(ByteBufAllocator alloc, ByteBuf in, int length) throws Http2Exception {
+        countFragment(length);
+        long maxBlockSize = decoder.configuration().maxHeaderListSizeGoAway();
+        if (length > maxBlockSize) {
+            Http2CodecUtil.headerListSizeExceeded(maxBlockSize);
+        }
+        accumulated = alloc.buffer(length);
+        accumulated.writeBytes(in, length);
+    }
+
+    /**
+     * Adds the next {@code length} bytes of {@code in}, a CONTINUATION fragment, and, if {@code endOfHeaders},
+     * decodes the block.
+     *
+     * @return the decoded headers when the block ended, else {@code null}
+     */
+    Http2Headers add(ByteBuf in, int length, boolean endOfHeaders, int streamId) throws Http2Exception {
+        if (!endOfHeaders) {
+            countFragment(length);
+        }
+        long maxBlockSize = decoder.configuration().maxHeaderListSizeGoAway();
+        if (maxBlockSize - length < accumulated.readableBytes()) {
+            Http2CodecUtil.headerListSizeExceeded(maxBlockSize);
+        }
+        accumulated.writeBytes(in, length);
+        return endOfHeaders ? decoder.decodeHeaders(streamId, accumulated) : null;
+    }
+
+    private void countFragment(int length) {
+        if (maxSmallFragments > 0 && length < SMALL_FRAGMENT_THRESHOLD) {
+            smallFragments++;
+        }
+    }
+
+    /** The block ended, finished or abandoned: the buffer goes back to the allocator. */
+    void release() {
         ByteBuf accumulated = this.accumulated;
         if (accumulated != null) {
             this.accumulated = null;
             accumulated.release();
         }
-    }
-
-    /** For tests: whether the block holds a buffer. */
-    boolean holdsBuffer() {
-        return accumulated != null;
     }
 }

@@ -101,9 +101,9 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
 
     private final Http2HeadersDecoder headersDecoder;
     /** The decoder when it can decode into a frame's own headers; {@code null} for a caller's other decoder. */
-    private final PooledHttp2HeadersDecoder pooledHeadersDecoder;
     private final int maxSmallContinuationFrames;
-    private final HeaderBlock headerBlock;
+    /** A header block split over frames, while it is assembled; null otherwise (the usual case: one frame). */
+    private HeaderBlock headerBlock;
     private final FrameListenerAdapter listenerAdapter = new FrameListenerAdapter();
 
     private boolean reuseFrames = SystemPropertyUtil.getBoolean(REUSE_FRAMES_PROPERTY, true);
@@ -174,11 +174,8 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
      */
     public PooledHttp2FrameReader(Http2HeadersDecoder headersDecoder, int maxSmallContinuationFrames) {
         this.headersDecoder = ObjectUtil.checkNotNull(headersDecoder, "headersDecoder");
-        pooledHeadersDecoder = headersDecoder instanceof PooledHttp2HeadersDecoder
-                ? (PooledHttp2HeadersDecoder) headersDecoder : null;
         this.maxSmallContinuationFrames =
                 ObjectUtil.checkPositiveOrZero(maxSmallContinuationFrames, "maxSmallContinuationFrames");
-        headerBlock = new HeaderBlock(headersDecoder, maxSmallContinuationFrames);
     }
 
     /**
@@ -524,7 +521,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
             throw connectionError(PROTOCOL_ERROR, "Continuation stream ID does not match pending headers. "
                     + "Expected %d, but received %d.", headerBlockFrame.streamId, streamId);
         }
-        if (headerBlock.smallFragments() >= maxSmallContinuationFrames) {
+        if (headerBlock.smallFragments() >= maxSmallContinuationFrames) {  // set: a block is in progress
             throw connectionError(ENHANCE_YOUR_CALM,
                     "Number of small consecutive continuations frames %d exceeds maximum: %d",
                     headerBlock.smallFragments(), maxSmallContinuationFrames);
@@ -657,13 +654,23 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     private void readHeaderFragment(ChannelHandlerContext ctx, ByteBuf in, int length, FrameSet frames)
             throws Http2Exception {
         boolean endOfHeaders = hasFlag(Http2Flags.END_HEADERS);
-        PooledHttp2HeadersDecoder pooledDecoder = pooledHeadersDecoder;
+        PooledHttp2HeadersDecoder pooledDecoder = headersDecoder instanceof PooledHttp2HeadersDecoder
+                ? (PooledHttp2HeadersDecoder) headersDecoder : null;
         if (endOfHeaders && pooledDecoder != null) {
             pooledDecoder.decodeInto(headerBlockFrame.reusableHeaders(pooledDecoder));
         }
         Http2Headers headers;
         try {
-            headers = headerBlock.add(ctx.alloc(), in, length, endOfHeaders, streamId);
+            HeaderBlock block = headerBlock;
+            if (block != null) {
+                headers = block.add(in, length, endOfHeaders, streamId);
+            } else if (endOfHeaders) {
+                headers = HeaderBlock.decodeWhole(headersDecoder, in, length, streamId);
+            } else {
+                headerBlock = block = new HeaderBlock(headersDecoder, maxSmallContinuationFrames);
+                block.start(ctx.alloc(), in, length);
+                headers = null;
+            }
         } catch (Throwable cause) {
             abandonHeaderBlock();
             throw cause;
@@ -677,7 +684,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         }
         HeaderBlockFrame frame = headerBlockFrame;
         headerBlockFrame = null;
-        headerBlock.reset();
+        endHeaderBlock();
         if (frame.headers != headers) {
             frame.headers = headers;
         }
@@ -688,9 +695,18 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         deliver(ctx, frame, slot);
     }
 
+    /** The split block ended or was abandoned: its buffer goes back to the allocator. */
+    private void endHeaderBlock() {
+        HeaderBlock block = headerBlock;
+        if (block != null) {
+            headerBlock = null;
+            block.release();
+        }
+    }
+
     /** Drops the header block in progress, if any: its buffer and its frame, never delivered. */
     private void abandonHeaderBlock() {
-        headerBlock.reset();
+        endHeaderBlock();
         HeaderBlockFrame frame = headerBlockFrame;
         if (frame != null) {
             headerBlockFrame = null;
@@ -934,7 +950,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
 
     /** For tests: whether a header block buffer is held between frames. */
     boolean holdsHeaderBlockBuffer() {
-        return headerBlock.holdsBuffer();
+        return headerBlock != null;
     }
 
     /**
@@ -943,6 +959,6 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
      */
     boolean holdsAnything() {
         return lastFrames != null && lastFrames.inUse() || inFlight != null || headerBlockFrame != null
-                || headerBlock.holdsBuffer();
+                || headerBlock != null;
     }
 }
