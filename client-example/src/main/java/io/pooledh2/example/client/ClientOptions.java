@@ -59,8 +59,12 @@ public final class ClientOptions {
     boolean progress = true;
 
     @Option(names = "--demo", description = "run the stock-vs-pooled demo (the example server in-process, "
-            + "both codecs, both pipelines); the other options do not apply")
+            + "both codecs, both pipelines, about 2 minutes); the other options do not apply")
     boolean demo;
+
+    @Option(names = "--demo-short", description = "the demo in a few seconds, to check that it runs: its numbers "
+            + "mean nothing (no real warm-up)")
+    boolean demoShort;
 
     @Option(names = "--connections", paramLabel = "N", description = "connections (default: 1)")
     void connectionsOption(int n) {

@@ -31,7 +31,9 @@ public final class ExampleClient {
             System.exit(2);
             return;
         }
-        boolean clean = options.demo ? Demo.run(System.out, Demo.Timing.FULL) : load(options);
+        boolean clean = options.demo || options.demoShort
+                ? Demo.run(System.out, options.demoShort ? Demo.Timing.QUICK : Demo.Timing.FULL)
+                : load(options);
         if (!clean) {
             System.exit(1);
         }

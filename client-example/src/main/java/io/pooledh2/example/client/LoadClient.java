@@ -48,7 +48,9 @@ public final class LoadClient implements AutoCloseable {
             for (int i = 0; i < options.connections; i++) {
                 client.connections.add(ClientConnection.connect(client.group, allocator, options));
             }
-        } catch (InterruptedException | RuntimeException e) {
+        } catch (Throwable e) {
+            // Also a refused connection (a checked exception that Netty's sync() rethrows): without this the
+            // client's event loop threads would keep the JVM alive.
             client.close();
             throw e;
         }
