@@ -4,39 +4,45 @@
 package io.pooledh2.example.client;
 
 import io.netty.handler.codec.http2.Http2CodecUtil;
-import io.pooledh2.example.server.FlagValues;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
+import java.io.PrintWriter;
 import java.time.Duration;
 
-/** The load client's settings, from command-line flags or set directly (tests, the demo). */
+/**
+ * The load client's settings: the command line (picocli reads the annotated fields, prints {@code --help}, and
+ * names a bad flag in its error), or set directly with the fluent setters (tests, the demo).
+ */
+@Command(name = "pooledh2-client-example", mixinStandardHelpOptions = true, sortOptions = false,
+        usageHelpAutoWidth = true,
+        description = {"A load client for any h2c server (prior knowledge): connections x streams workers, one "
+                + "request at a time each, every response checked (status, every body byte, trailers); a progress "
+                + "line per second and a summary (req/s, latency percentiles, bytes, errors). Exits with status 1 "
+                + "if any response was wrong.",
+                "--demo: the stock-vs-pooled demo instead, with the example server in this JVM (about 2 minutes)."},
+        versionProvider = ClientOptions.Version.class)
 public final class ClientOptions {
 
-    static final String USAGE = String.join("\n",
-            "Usage: ExampleClient [options]      (h2c with prior knowledge, to any server)",
-            "       ExampleClient --demo         (stock vs pooled codec, server in-process, about 20 s)",
-            "  --host ADDRESS       server address (default 127.0.0.1)",
-            "  --port N             server port (default 8080)",
-            "  --connections N      connections (default 1)",
-            "  --streams N          concurrent streams per connection (default 8)",
-            "  --requests N         total requests (default 10000 unless --duration is given)",
-            "  --duration SECONDS   run for this long (with --requests: whichever ends first)",
-            "  --route ROUTE        hello | echo | download | mixed (default echo)",
-            "  --body-size N|MIN-MAX  /echo request body bytes, fixed or uniform in a range (default 1024)",
-            "  --download-size N    bytes per /download (default 65536)",
-            "  --frame-size N       request DATA frame size (default 16384)",
-            "  --no-trailers        /echo requests without trailers (default: with trailers, checked on the echo)",
-            "  --stock              the client on Netty's Http2FrameCodecBuilder instead of the pooled codec",
-            "  --paranoid           pooled codec in paranoid mode (also -Dio.pooledh2.paranoid=true)",
-            "  --no-reuse           pooled codec without frame reuse (also -Dio.pooledh2.reuseFrames=false)",
-            "  --quiet              no progress line",
-            "  --help");
+    @Spec
+    CommandLine.Model.CommandSpec spec;
 
+    @Option(names = "--host", paramLabel = "ADDRESS", description = "server address (default: ${DEFAULT-VALUE})")
     String host = "127.0.0.1";
+
+    @Option(names = "--port", paramLabel = "N", description = "server port (default: ${DEFAULT-VALUE})")
     int port = 8080;
+
     int connections = 1;
     int streams = 8;
     long requests = -1;
+
+    @Option(names = "--duration", paramLabel = "SECONDS", converter = SecondsConverter.class,
+            description = "run for this long, e.g. 10 or 2.5s (with --requests: whichever ends first)")
     Duration duration;
+
     /** Null: mixed, one route after the other. */
     Route route = Route.ECHO;
     int minBodySize = 1024;
@@ -44,11 +50,137 @@ public final class ClientOptions {
     long downloadSize = 65536;
     int frameSize = Http2CodecUtil.DEFAULT_MAX_FRAME_SIZE;
     boolean trailers = true;
+
+    @Option(names = "--stock", description = "the client on Netty's Http2FrameCodecBuilder instead of the pooled codec")
     boolean stockCodec;
+
     Boolean paranoid;
     Boolean reuseFrames;
     boolean progress = true;
+
+    @Option(names = "--demo", description = "run the stock-vs-pooled demo (the example server in-process, "
+            + "both codecs, both pipelines, about 2 minutes); the other options do not apply")
     boolean demo;
+
+    @Option(names = "--demo-short", description = "the demo in a few seconds, to check that it runs: its numbers "
+            + "mean nothing (no real warm-up)")
+    boolean demoShort;
+
+    @Option(names = "--connections", paramLabel = "N", description = "connections (default: 1)")
+    void connectionsOption(int n) {
+        connections = positive(n, "--connections");
+    }
+
+    @Option(names = "--streams", paramLabel = "N", description = "concurrent streams per connection (default: 8)")
+    void streamsOption(int n) {
+        streams = positive(n, "--streams");
+    }
+
+    @Option(names = "--requests", paramLabel = "N",
+            description = "total requests (default: 10000 unless --duration is given)")
+    void requestsOption(long n) {
+        if (n <= 0) {
+            throw bad("--requests", n + " is not > 0");
+        }
+        requests = n;
+    }
+
+    @Option(names = "--route", paramLabel = "hello|echo|download|mixed",
+            description = "what to request; mixed: all three in turn (default: echo)")
+    void routeOption(String name) {
+        if ("mixed".equalsIgnoreCase(name)) {
+            route = null;
+            return;
+        }
+        for (Route value : Route.values()) {
+            if (value.name().equalsIgnoreCase(name)) {
+                route = value;
+                return;
+            }
+        }
+        throw bad("--route", "'" + name + "' is not one of hello, echo, download, mixed");
+    }
+
+    @Option(names = "--body-size", paramLabel = "N|MIN-MAX",
+            description = "/echo request body bytes, fixed or uniform in a range (default: 1024)")
+    void bodySizeOption(String size) {
+        int dash = size.indexOf('-', 1);
+        try {
+            int min = Integer.parseInt(dash < 0 ? size : size.substring(0, dash));
+            int max = dash < 0 ? min : Integer.parseInt(size.substring(dash + 1));
+            if (min < 0 || max < min) {
+                throw bad("--body-size", "'" + size + "' is not N or MIN-MAX with 0 <= MIN <= MAX");
+            }
+            bodySize(min, max);
+        } catch (NumberFormatException e) {
+            throw bad("--body-size", "'" + size + "' is not N or MIN-MAX");
+        }
+    }
+
+    @Option(names = "--download-size", paramLabel = "N", description = "bytes per /download (default: 65536)")
+    void downloadSizeOption(long n) {
+        if (n < 0) {
+            throw bad("--download-size", n + " is not >= 0");
+        }
+        downloadSize = n;
+    }
+
+    @Option(names = "--frame-size", paramLabel = "N", description = "request DATA frame size (default: 16384)")
+    void frameSizeOption(int n) {
+        frameSize = positive(n, "--frame-size");
+    }
+
+    @Option(names = "--no-trailers", description = "/echo requests without trailers (default: with trailers, "
+            + "checked on the echo)")
+    void noTrailersOption(boolean on) {
+        trailers = !on;
+    }
+
+    @Option(names = "--paranoid", description = "pooled codec in paranoid mode (also -Dio.pooledh2.paranoid=true)")
+    void paranoidOption(boolean on) {
+        paranoid = on ? Boolean.TRUE : null;
+    }
+
+    @Option(names = "--no-reuse", description = "pooled codec without frame reuse (also -Dio.pooledh2.reuseFrames=false)")
+    void noReuseOption(boolean on) {
+        reuseFrames = on ? Boolean.FALSE : null;
+    }
+
+    @Option(names = "--quiet", description = "no progress line")
+    void quietOption(boolean on) {
+        progress = !on;
+    }
+
+    /**
+     * Parses a command line into these options. Returns {@code false} when it has printed the help or the version
+     * to {@code out} (nothing to run); throws {@link CommandLine.ParameterException}, whose message names the bad
+     * flag or value, for a command line it cannot take.
+     */
+    public boolean parse(PrintWriter out, String... args) {
+        CommandLine commandLine = new CommandLine(this);
+        commandLine.parseArgs(args);
+        if (commandLine.isUsageHelpRequested()) {
+            commandLine.usage(out);
+            return false;
+        }
+        if (commandLine.isVersionHelpRequested()) {
+            commandLine.printVersionHelp(out);
+            return false;
+        }
+        return true;
+    }
+
+    private CommandLine.ParameterException bad(String flag, String why) {
+        return new CommandLine.ParameterException(spec.commandLine(),
+                "Invalid value for option '" + flag + "': " + why);
+    }
+
+    private int positive(int n, String flag) {
+        if (n <= 0) {
+            throw bad(flag, n + " is not > 0");
+        }
+        return n;
+    }
 
     public ClientOptions host(String host) {
         this.host = host;
@@ -61,18 +193,21 @@ public final class ClientOptions {
     }
 
     public ClientOptions connections(int connections) {
-        this.connections = positive(connections, "connections");
+        this.connections = positiveSetting(connections, "connections");
         return this;
     }
 
     public ClientOptions streams(int streams) {
-        this.streams = positive(streams, "streams");
+        this.streams = positiveSetting(streams, "streams");
         return this;
     }
 
     /** Total requests, spread evenly over the connections x streams workers. */
     public ClientOptions requests(long requests) {
-        this.requests = positive(requests, "requests");
+        if (requests <= 0) {
+            throw new IllegalArgumentException("requests must be > 0: " + requests);
+        }
+        this.requests = requests;
         return this;
     }
 
@@ -105,7 +240,7 @@ public final class ClientOptions {
     }
 
     public ClientOptions frameSize(int frameSize) {
-        this.frameSize = positive(frameSize, "frame size");
+        this.frameSize = positiveSetting(frameSize, "frame size");
         return this;
     }
 
@@ -160,88 +295,36 @@ public final class ClientOptions {
                 + " streams, " + limit + ", client on " + (stockCodec ? "Netty's Http2FrameCodec" : "the pooled codec");
     }
 
-    static ClientOptions parse(String... args) {
-        ClientOptions options = new ClientOptions();
-        for (int i = 0; i < args.length; i++) {
-            String flag = args[i];
-            switch (flag) {
-                case "--host":
-                    options.host(FlagValues.value(args, ++i, flag));
-                    break;
-                case "--port":
-                    options.port(FlagValues.intNumber(args, ++i, flag));
-                    break;
-                case "--connections":
-                    options.connections(FlagValues.intNumber(args, ++i, flag));
-                    break;
-                case "--streams":
-                    options.streams(FlagValues.intNumber(args, ++i, flag));
-                    break;
-                case "--requests":
-                    options.requests(FlagValues.number(args, ++i, flag));
-                    break;
-                case "--duration":
-                    String seconds = FlagValues.value(args, ++i, flag);
-                    options.duration(Duration.ofMillis((long) (1000 * Double.parseDouble(
-                            seconds.endsWith("s") ? seconds.substring(0, seconds.length() - 1) : seconds))));
-                    break;
-                case "--route":
-                    String route = FlagValues.value(args, ++i, flag);
-                    options.route("mixed".equals(route) ? null : Route.parse(route));
-                    break;
-                case "--body-size":
-                    String size = FlagValues.value(args, ++i, flag);
-                    int dash = size.indexOf('-');
-                    if (dash < 0) {
-                        int n = Integer.parseInt(size);
-                        options.bodySize(n, n);
-                    } else {
-                        options.bodySize(Integer.parseInt(size.substring(0, dash)),
-                                Integer.parseInt(size.substring(dash + 1)));
-                    }
-                    break;
-                case "--download-size":
-                    options.downloadSize(FlagValues.number(args, ++i, flag));
-                    break;
-                case "--frame-size":
-                    options.frameSize(FlagValues.intNumber(args, ++i, flag));
-                    break;
-                case "--no-trailers":
-                    options.trailers(false);
-                    break;
-                case "--stock":
-                    options.stockCodec(true);
-                    break;
-                case "--paranoid":
-                    options.paranoid(true);
-                    break;
-                case "--no-reuse":
-                    options.reuseFrames(false);
-                    break;
-                case "--quiet":
-                    options.progress(false);
-                    break;
-                case "--demo":
-                    options.demo = true;
-                    break;
-                default:
-                    throw new IllegalArgumentException("unknown option: " + flag);
+    private static int positiveSetting(int n, String what) {
+        if (n <= 0) {
+            throw new IllegalArgumentException(what + " must be > 0: " + n);
+        }
+        return n;
+    }
+
+    /** {@code --duration}: seconds, with or without a trailing {@code s}. */
+    static final class SecondsConverter implements CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            String seconds = value.endsWith("s") ? value.substring(0, value.length() - 1) : value;
+            try {
+                double parsed = Double.parseDouble(seconds);
+                if (parsed > 0 && parsed < 1e9) {
+                    return Duration.ofMillis((long) (1000 * parsed));
+                }
+            } catch (NumberFormatException e) {
+                // below
             }
+            throw new CommandLine.TypeConversionException("'" + value + "' is not a number of seconds > 0");
         }
-        return options;
     }
 
-    private static int positive(int n, String what) {
-        if (n <= 0) {
-            throw new IllegalArgumentException(what + " must be > 0: " + n);
+    /** {@code --version}: the project's version, from the jar's manifest when there is one. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = ClientOptions.class.getPackage().getImplementationVersion();
+            return new String[] {"pooledh2 client example " + (version == null ? "(development build)" : version)};
         }
-        return n;
-    }
-
-    private static long positive(long n, String what) {
-        if (n <= 0) {
-            throw new IllegalArgumentException(what + " must be > 0: " + n);
-        }
-        return n;
     }
 }

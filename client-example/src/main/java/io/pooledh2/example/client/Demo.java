@@ -4,80 +4,144 @@
 package io.pooledh2.example.client;
 
 import io.pooledh2.example.server.ExampleServer;
+import io.pooledh2.example.server.Pipeline;
 import io.pooledh2.example.server.ServerOptions;
+import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
 
 /**
- * The demo: two example servers in this JVM on free ports, one on Netty's {@code Http2FrameCodec}, one on the
- * pooled codec; the same workload against each (the client always on the pooled codec), in alternating rounds
- * after a shared warm-up so that neither gains from the JIT work done for the other; then requests per second and
- * the bytes the server's event-loop threads allocated per request, side by side.
+ * The demo: four example servers in this JVM on free ports, Netty's codec and the pooled one, each on the
+ * {@link Pipeline#MULTIPLEX} and the {@link Pipeline#FRAMES} pipeline; the same workload against each (the client
+ * always on the pooled codec). First a fixed warm-up on every server, not measured, so that the JIT has compiled
+ * the code of all four before anything counts; then measured rounds that visit the four servers in turn, in the
+ * reverse order every other round, so that drift (JIT, heap, the machine) spreads evenly over them.
+ *
+ * <p>Per server, over all measured rounds: requests per second; the bytes the server's event-loop threads
+ * allocated per request; garbage collections and collection time per million requests, from this JVM's
+ * {@link GarbageCollectorMXBean}s (the client shares the JVM and does the same on every server, so the differences
+ * are the server's); the latency percentiles of every request (HdrHistogram). The last line states the pooled
+ * codec's difference on a metric only where every round agrees on its direction, "within noise" otherwise.
  */
 final class Demo {
 
-    /** How long the warm-up and the measured rounds take, per server. */
+    /** How long the warm-up and the measured rounds take. */
     enum Timing {
-        FULL(3, Duration.ofSeconds(2), 3, Duration.ofSeconds(2)),
-        QUICK(1, Duration.ofMillis(300), 1, Duration.ofMillis(500));
+        /** About 100 s of load: 2 x 3 s of warm-up and 4 x 4 s measured, per server. */
+        FULL(2, Duration.ofSeconds(3), 4, Duration.ofSeconds(4)),
+        /** For the test: a few seconds in all. */
+        QUICK(1, Duration.ofMillis(200), 2, Duration.ofMillis(300));
 
-        final int warmUpRounds;
-        final Duration warmUpRound;
+        final int warmUpPasses;
+        final Duration warmUpPass;
         final int rounds;
         final Duration round;
 
-        Timing(int warmUpRounds, Duration warmUpRound, int rounds, Duration round) {
-            this.warmUpRounds = warmUpRounds;
-            this.warmUpRound = warmUpRound;
+        Timing(int warmUpPasses, Duration warmUpPass, int rounds, Duration round) {
+            this.warmUpPasses = warmUpPasses;
+            this.warmUpPass = warmUpPass;
             this.rounds = rounds;
             this.round = round;
         }
     }
 
+    /** What one measured round on one server gave. */
+    static final class Round {
+        final double requestsPerSecond;
+        final double bytesPerRequest;
+        final double gcMillisPerMillion;
+        final long p99Nanos;
+
+        Round(double requestsPerSecond, double bytesPerRequest, double gcMillisPerMillion, long p99Nanos) {
+            this.requestsPerSecond = requestsPerSecond;
+            this.bytesPerRequest = bytesPerRequest;
+            this.gcMillisPerMillion = gcMillisPerMillion;
+            this.p99Nanos = p99Nanos;
+        }
+    }
+
     /** One server, its client and what was measured on it. */
     static final class Side implements AutoCloseable {
-        final String codec;
+        final Pipeline pipeline;
+        final boolean stock;
         final ExampleServer server;
         final LoadClient client;
         final ThreadAllocation serverThreads;
+        final Histogram latencies = LoadResult.newLatencyHistogram();
+        final List<Round> rounds = new ArrayList<>();
+        final List<String> errorSamples = new ArrayList<>();
         long ok;
         long errors;
         long nanos;
         long allocatedBytes;
-        long lastRoundBytesPerRequest;
-        final List<String> errorSamples = new ArrayList<>();
+        long gcCount;
+        long gcMillis;
 
-        Side(String codec, ExampleServer server, LoadClient client) {
-            this.codec = codec;
+        Side(Pipeline pipeline, boolean stock, ExampleServer server, LoadClient client) {
+            this.pipeline = pipeline;
+            this.stock = stock;
             this.server = server;
             this.client = client;
             this.serverThreads = new ThreadAllocation(server.eventLoopThreads());
         }
 
-        /** One measured round: requests, time and the server threads' allocation add up over the rounds. */
-        LoadResult measure(Duration duration) {
-            long before = serverThreads.allocatedBytes();
+        String pipelineName() {
+            return pipeline.name().toLowerCase(Locale.ROOT);
+        }
+
+        String codecName() {
+            return stock ? "Netty" : "pooled";
+        }
+
+        /** One measured round: everything adds up over the rounds. */
+        Round measure(Duration duration) {
+            long gcCountBefore = gcCount();
+            long gcMillisBefore = gcMillis();
+            long allocatedBefore = serverThreads.allocatedBytes();
             LoadResult result = client.run(Long.MAX_VALUE, duration, null);
-            long allocated = serverThreads.allocatedBytes() - before;
+            long allocated = serverThreads.allocatedBytes() - allocatedBefore;
+            long roundGcCount = gcCount() - gcCountBefore;
+            long roundGcMillis = gcMillis() - gcMillisBefore;
             allocatedBytes += allocated;
-            lastRoundBytesPerRequest = result.ok() == 0 ? 0 : allocated / result.ok();
+            gcCount += roundGcCount;
+            gcMillis += roundGcMillis;
             ok += result.ok();
             errors += result.errors();
             nanos += result.elapsedNanos;
+            latencies.add(result.latencies);
             errorSamples.addAll(result.errorSamples());
-            return result;
+            Round round = new Round(result.requestsPerSecond(), perRequest(allocated, result.ok()),
+                    perMillion(roundGcMillis, result.ok()), result.latencyNanos(99));
+            rounds.add(round);
+            return round;
         }
 
         double requestsPerSecond() {
             return nanos == 0 ? 0 : ok * 1e9 / nanos;
         }
 
-        long bytesPerRequest() {
-            return ok == 0 ? 0 : allocatedBytes / ok;
+        double bytesPerRequest() {
+            return perRequest(allocatedBytes, ok);
+        }
+
+        double gcCountPerMillion() {
+            return perMillion(gcCount, ok);
+        }
+
+        double gcMillisPerMillion() {
+            return perMillion(gcMillis, ok);
+        }
+
+        long latencyNanos(double percentile) {
+            return latencies.getTotalCount() == 0 ? 0 : latencies.getValueAtPercentile(percentile);
         }
 
         @Override
@@ -94,66 +158,151 @@ final class Demo {
     }
 
     static ClientOptions workload() {
-        return new ClientOptions().connections(2).streams(8).route(Route.ECHO).bodySize(1024, 1024).trailers(true);
+        return new ClientOptions().connections(2).streams(8).route(Route.ECHO).bodySize(1024, 1024).trailers(true)
+                .progress(false);
     }
 
     /** Runs the demo and prints it to {@code out}; returns whether every response of every run was right. */
     static boolean run(PrintStream out, Timing timing) throws Exception {
         ClientOptions workload = workload();
-        out.println("pooledh2 demo: the example server on Netty's Http2FrameCodec and on the pooled codec, "
-                + "same workload");
+        out.println("pooledh2 demo: the example server on Netty's codec and on the pooled codec, pipelines "
+                + "multiplex and frames, the same workload on each");
         out.println("  workload: POST /echo, 1 KiB body + trailers, " + workload.connections + " connections x "
-                + workload.streams + " streams, every response checked; client on the pooled codec for both");
-        out.println("  " + timing.warmUpRounds + " warm-up round(s) of " + seconds(timing.warmUpRound) + ", then "
-                + timing.rounds + " measured round(s) of " + seconds(timing.round) + " per server, alternating");
-        out.println("  server B/request: bytes allocated by the server's event-loop threads "
+                + workload.streams + " streams, every response checked; the client on the pooled codec for all");
+        out.println("  warm-up: " + timing.warmUpPasses + " pass(es) of " + seconds(timing.warmUpPass)
+                + " on every server, not measured; then " + timing.rounds + " measured round(s) of "
+                + seconds(timing.round) + " per server, the servers in turn (reversed every other round)");
+        out.println("  server B/req: bytes allocated by the server's event-loop threads "
                 + "(ThreadMXBean.getThreadAllocatedBytes) / requests");
-        try (Side stock = start("Netty Http2FrameCodec", true);
-             Side pooled = start("pooled codec", false)) {
-            for (int round = 0; round < timing.warmUpRounds; round++) {
-                stock.client.run(Long.MAX_VALUE, timing.warmUpRound, null);
-                pooled.client.run(Long.MAX_VALUE, timing.warmUpRound, null);
+        out.println("  GC/M req, GC ms/M req: collections and collection time per million requests, from this JVM's "
+                + "GarbageCollectorMXBeans (the in-process client does the same work for every server)");
+        out.println("  latency: each request, as the client sees it, all measured rounds (HdrHistogram)");
+        List<Side> sides = new ArrayList<>();
+        try {
+            for (Pipeline pipeline : List.of(Pipeline.MULTIPLEX, Pipeline.FRAMES)) {
+                sides.add(start(pipeline, true));
+                sides.add(start(pipeline, false));
+            }
+            for (int pass = 0; pass < timing.warmUpPasses; pass++) {
+                for (Side side : sides) {
+                    side.client.run(Long.MAX_VALUE, timing.warmUpPass, null);
+                }
             }
             for (int round = 1; round <= timing.rounds; round++) {
-                for (Side side : List.of(stock, pooled)) {
-                    LoadResult result = side.measure(timing.round);
-                    out.println(String.format(Locale.ROOT, "round %d  %-22s %,8.0f req/s %,8d B/request %,4d errors",
-                            round, side.codec, result.requestsPerSecond(), side.lastRoundBytesPerRequest,
-                            result.errors()));
+                List<Side> order = new ArrayList<>(sides);
+                if (round % 2 == 0) {
+                    Collections.reverse(order);
+                }
+                for (Side side : order) {
+                    Round result = side.measure(timing.round);
+                    out.println(String.format(Locale.ROOT, "round %d  %-9s %-6s %,9.0f req/s %,8.0f B/req "
+                                    + "%,8.1f GC ms/M req  p99 %6.2f ms", round, side.pipelineName(), side.codecName(),
+                            result.requestsPerSecond, result.bytesPerRequest, result.gcMillisPerMillion,
+                            result.p99Nanos / 1e6));
                 }
             }
             out.println();
-            out.println(String.format(Locale.ROOT, "%-30s %10s %18s %8s", "server codec (all rounds)", "req/s",
-                    "server B/request", "errors"));
-            for (Side side : List.of(stock, pooled)) {
-                out.println(String.format(Locale.ROOT, "%-30s %,10.0f %,18d %,8d", side.codec,
-                        side.requestsPerSecond(), side.bytesPerRequest(), side.errors));
+            out.println(String.format(Locale.ROOT, "%-9s %-6s %9s %10s %9s %11s %8s %8s %8s %7s", "pipeline", "codec",
+                    "req/s", "server B/req", "GC/M req", "GC ms/M req", "p50 ms", "p99 ms", "p99.9 ms", "errors"));
+            for (Side side : sides) {
+                out.println(String.format(Locale.ROOT, "%-9s %-6s %,9.0f %,12.0f %,9.1f %,11.1f %8.3f %8.3f %8.3f %7d",
+                        side.pipelineName(), side.codecName(), side.requestsPerSecond(), side.bytesPerRequest(),
+                        side.gcCountPerMillion(), side.gcMillisPerMillion(), side.latencyNanos(50) / 1e6,
+                        side.latencyNanos(99) / 1e6, side.latencyNanos(99.9) / 1e6, side.errors));
             }
-            out.println(String.format(Locale.ROOT,
-                    "pooled vs Netty: %+.1f%% bytes allocated per request, %+.1f%% req/s",
-                    percentChange(stock.bytesPerRequest(), pooled.bytesPerRequest()),
-                    percentChange(stock.requestsPerSecond(), pooled.requestsPerSecond())));
-            for (Side side : List.of(stock, pooled)) {
-                side.errorSamples.forEach(error -> out.println("error (" + side.codec + "): " + error));
+            for (Side side : sides) {
+                for (String error : side.errorSamples) {
+                    out.println("error (" + side.pipelineName() + ", " + side.codecName() + "): " + error);
+                }
             }
-            return stock.errors == 0 && pooled.errors == 0;
+            out.println(verdict(sides));
+            boolean clean = true;
+            for (Side side : sides) {
+                clean &= side.errors == 0;
+            }
+            return clean;
+        } finally {
+            for (Side side : sides) {
+                side.close();
+            }
         }
     }
 
-    private static Side start(String codec, boolean stock) throws Exception {
-        ExampleServer server = new ExampleServer(new ServerOptions().port(0).stockCodec(stock)).start();
+    /**
+     * The last line: per pipeline, the pooled codec against Netty's on each metric, as the change of the totals,
+     * where every measured round (three or more) moved the same way, and by 1 % or more in all; "within noise"
+     * otherwise.
+     */
+    static String verdict(List<Side> sides) {
+        StringBuilder line = new StringBuilder("pooled vs Netty (stated where every round agrees):");
+        for (int i = 0; i + 1 < sides.size(); i += 2) {
+            Side stock = sides.get(i);
+            Side pooled = sides.get(i + 1);
+            line.append(i == 0 ? " " : "; ").append(pooled.pipelineName()).append(": ");
+            line.append(compare("req/s", stock, pooled, r -> r.requestsPerSecond, stock.requestsPerSecond(),
+                    pooled.requestsPerSecond()));
+            line.append(", ").append(compare("server B/req", stock, pooled, r -> r.bytesPerRequest,
+                    stock.bytesPerRequest(), pooled.bytesPerRequest()));
+            line.append(", ").append(compare("GC ms/M req", stock, pooled, r -> r.gcMillisPerMillion,
+                    stock.gcMillisPerMillion(), pooled.gcMillisPerMillion()));
+            line.append(", ").append(compare("p99", stock, pooled, r -> r.p99Nanos, stock.latencyNanos(99),
+                    pooled.latencyNanos(99)));
+        }
+        return line.toString();
+    }
+
+    private static String compare(String metric, Side stock, Side pooled, ToDoubleFunction<Round> value,
+                                  double stockTotal, double pooledTotal) {
+        int up = 0;
+        int down = 0;
+        for (int r = 0; r < Math.min(stock.rounds.size(), pooled.rounds.size()); r++) {
+            double difference = value.applyAsDouble(pooled.rounds.get(r)) - value.applyAsDouble(stock.rounds.get(r));
+            if (difference > 0) {
+                up++;
+            } else if (difference < 0) {
+                down++;
+            }
+        }
+        int rounds = Math.min(stock.rounds.size(), pooled.rounds.size());
+        double change = stockTotal == 0 ? 0 : (pooledTotal - stockTotal) * 100 / stockTotal;
+        // Three rounds at least: with two, chance alone makes them agree one time in two.
+        boolean agree = rounds >= 3 && (up == rounds || down == rounds) && Math.abs(change) >= 1;
+        return agree ? String.format(Locale.ROOT, "%s %+.1f%%", metric, change) : metric + " within noise";
+    }
+
+    private static Side start(Pipeline pipeline, boolean stock) throws Exception {
+        ExampleServer server = new ExampleServer(new ServerOptions().port(0).pipeline(pipeline).stockCodec(stock))
+                .start();
         try {
-            ClientOptions options = workload();
-            options.port(server.port());
-            return new Side(codec, server, LoadClient.connect(options));
+            return new Side(pipeline, stock, server, LoadClient.connect(workload().port(server.port())));
         } catch (Exception | Error e) {
             server.stop();
             throw e;
         }
     }
 
-    private static double percentChange(double from, double to) {
-        return from == 0 ? 0 : (to - from) * 100 / from;
+    private static long gcCount() {
+        long count = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            count += Math.max(0, gc.getCollectionCount());
+        }
+        return count;
+    }
+
+    private static long gcMillis() {
+        long millis = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            millis += Math.max(0, gc.getCollectionTime());
+        }
+        return millis;
+    }
+
+    private static double perRequest(double total, long requests) {
+        return requests == 0 ? 0 : total / requests;
+    }
+
+    private static double perMillion(double total, long requests) {
+        return requests == 0 ? 0 : total * 1e6 / requests;
     }
 
     private static String seconds(Duration duration) {

@@ -10,6 +10,8 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
+import org.HdrHistogram.Histogram;
+
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,7 +48,9 @@ public final class LoadClient implements AutoCloseable {
             for (int i = 0; i < options.connections; i++) {
                 client.connections.add(ClientConnection.connect(client.group, allocator, options));
             }
-        } catch (InterruptedException | RuntimeException e) {
+        } catch (Throwable e) {
+            // Also a refused connection (a checked exception that Netty's sync() rethrows): without this the
+            // client's event loop threads would keep the JVM alive.
             client.close();
             throw e;
         }
@@ -68,13 +72,14 @@ public final class LoadClient implements AutoCloseable {
         long deadline = System.nanoTime() + (duration == null ? TimeUnit.DAYS.toNanos(365) : duration.toNanos());
         long[] reuseBefore = reuseCounts();
         LoadStats stats = new LoadStats();
-        List<LatencyRecorder> latencies = new ArrayList<>();
+        List<Histogram> latencies = new ArrayList<>();
         List<Worker> started = new ArrayList<>();
         long startNanos = System.nanoTime();
         ProgressPrinter printer = progress == null ? null : new ProgressPrinter(stats, progress);
         try {
             for (int i = 0; i < workers; i++) {
-                LatencyRecorder recorder = new LatencyRecorder();
+                // One per worker: a worker records on its connection's event loop only, so no locking.
+                Histogram recorder = LoadResult.newLatencyHistogram();
                 latencies.add(recorder);
                 long quota = requests == Long.MAX_VALUE ? Long.MAX_VALUE
                         : requests / workers + (i < requests % workers ? 1 : 0);
@@ -91,7 +96,11 @@ public final class LoadClient implements AutoCloseable {
         }
         long elapsed = System.nanoTime() - startNanos;
         long[] reuseAfter = reuseCounts();
-        return new LoadResult(stats, elapsed, LatencyRecorder.merge(latencies),
+        Histogram all = LoadResult.newLatencyHistogram();
+        for (Histogram one : latencies) {
+            all.add(one);
+        }
+        return new LoadResult(stats, elapsed, all,
                 reuseAfter[0] - reuseBefore[0], reuseAfter[1] - reuseBefore[1]);
     }
 

@@ -3,8 +3,11 @@
  */
 package io.pooledh2.example.client;
 
+import org.HdrHistogram.Histogram;
+
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.TimeUnit;
 
 /** What a run did: counts, throughput, latency percentiles, bytes, frame reuse, and the first errors. */
 public final class LoadResult {
@@ -12,24 +15,22 @@ public final class LoadResult {
     final long ok;
     final long errors;
     final long elapsedNanos;
-    final long p50Nanos;
-    final long p90Nanos;
-    final long p99Nanos;
-    final long maxNanos;
+    /** Every correct response's latency in nanoseconds, 3 significant digits (HdrHistogram). */
+    final Histogram latencies;
     final long bodyBytesSent;
     final long bodyBytesReceived;
     final long framesReceived;
     final long framesReused;
     final List<String> errorSamples;
 
-    LoadResult(LoadStats stats, long elapsedNanos, long[] sortedLatencies, long framesReceived, long framesReused) {
+    /** Latencies above this (a minute) are recorded as this. */
+    static final long MAX_LATENCY_NANOS = TimeUnit.MINUTES.toNanos(1);
+
+    LoadResult(LoadStats stats, long elapsedNanos, Histogram latencies, long framesReceived, long framesReused) {
         this.ok = stats.ok.sum();
         this.errors = stats.errors.sum();
         this.elapsedNanos = elapsedNanos;
-        this.p50Nanos = LatencyRecorder.percentile(sortedLatencies, 50);
-        this.p90Nanos = LatencyRecorder.percentile(sortedLatencies, 90);
-        this.p99Nanos = LatencyRecorder.percentile(sortedLatencies, 99);
-        this.maxNanos = sortedLatencies.length == 0 ? 0 : sortedLatencies[sortedLatencies.length - 1];
+        this.latencies = latencies;
         this.bodyBytesSent = stats.bodyBytesSent.sum();
         this.bodyBytesReceived = stats.bodyBytesReceived.sum();
         this.framesReceived = framesReceived;
@@ -49,6 +50,16 @@ public final class LoadResult {
         return errorSamples;
     }
 
+    /** A histogram for latencies from 1 us to {@link #MAX_LATENCY_NANOS}, in nanoseconds, 3 significant digits. */
+    static Histogram newLatencyHistogram() {
+        return new Histogram(1_000, MAX_LATENCY_NANOS, 3);
+    }
+
+    /** The latency at {@code percentile} (0-100) in nanoseconds; 0 when nothing was recorded. */
+    public long latencyNanos(double percentile) {
+        return latencies.getTotalCount() == 0 ? 0 : latencies.getValueAtPercentile(percentile);
+    }
+
     /** Correct responses per second. */
     public double requestsPerSecond() {
         return elapsedNanos == 0 ? 0 : ok * 1e9 / elapsedNanos;
@@ -59,8 +70,9 @@ public final class LoadResult {
         StringBuilder out = new StringBuilder();
         out.append(String.format(Locale.ROOT, "requests  %,d ok, %,d errors in %.2f s: %,.0f req/s%n",
                 ok, errors, elapsedNanos / 1e9, requestsPerSecond()));
-        out.append(String.format(Locale.ROOT, "latency   p50 %s, p90 %s, p99 %s, max %s%n",
-                millis(p50Nanos), millis(p90Nanos), millis(p99Nanos), millis(maxNanos)));
+        out.append(String.format(Locale.ROOT, "latency   p50 %s, p90 %s, p99 %s, p99.9 %s, max %s%n",
+                millis(latencyNanos(50)), millis(latencyNanos(90)), millis(latencyNanos(99)),
+                millis(latencyNanos(99.9)), millis(latencies.getTotalCount() == 0 ? 0 : latencies.getMaxValue())));
         out.append(String.format(Locale.ROOT, "bytes     request bodies %s sent, response bodies %s received "
                 + "(every byte checked)%n", size(bodyBytesSent), size(bodyBytesReceived)));
         out.append(String.format(Locale.ROOT, "frames    %,d HEADERS/DATA frames received, %,d of them the same "

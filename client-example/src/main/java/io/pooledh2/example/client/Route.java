@@ -10,9 +10,5 @@ enum Route {
     /** {@code POST /echo}: the request's body and trailers, back. */
     ECHO,
     /** {@code GET /download?size=N}: N bytes of the server's known pattern. */
-    DOWNLOAD;
-
-    static Route parse(String name) {
-        return valueOf(name.toUpperCase(java.util.Locale.ROOT));
-    }
+    DOWNLOAD
 }

@@ -3,6 +3,8 @@
  */
 package io.pooledh2.example.client;
 
+import org.HdrHistogram.Histogram;
+
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 
@@ -19,7 +21,7 @@ final class Worker {
     private final Workload workload;
     private final ClientOptions options;
     private final LoadStats stats;
-    private final LatencyRecorder latencies;
+    private final Histogram latencies;
     private final long quota;
     private final long deadlineNanos;
     private final SplittableRandom random;
@@ -29,7 +31,7 @@ final class Worker {
     private long startNanos;
 
     Worker(int run, int id, ClientConnection connection, Workload workload, ClientOptions options, LoadStats stats,
-           LatencyRecorder latencies, long quota, long deadlineNanos) {
+           Histogram latencies, long quota, long deadlineNanos) {
         this.run = run;
         this.id = id;
         this.connection = connection;
@@ -79,7 +81,7 @@ final class Worker {
         }
         current = null;
         if (error == null) {
-            latencies.record(System.nanoTime() - startNanos);
+            latencies.recordValue(Math.min(LoadResult.MAX_LATENCY_NANOS, System.nanoTime() - startNanos));
             stats.ok.increment();
         } else {
             stats.error(exchange + ": " + error);

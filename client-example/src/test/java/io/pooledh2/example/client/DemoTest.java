@@ -8,19 +8,32 @@ import org.junit.jupiter.api.Test;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The demo, shortened: both servers answer every request right, and both rows of the table have numbers. */
+/**
+ * The demo, shortened: every server answers every request right, the table has a row per pipeline and codec with
+ * numbers in every column, each measured round printed, and the last line compares the codecs on both pipelines.
+ */
 class DemoTest {
 
-    private static final Pattern ROW =
-            Pattern.compile("(?m)^(Netty Http2FrameCodec|pooled codec)\\s+([\\d,]+)\\s+([\\d,]+)\\s+0$");
+    private static final String NUMBER = "([\\d,]+(?:\\.\\d+)?)";
+    private static final Pattern ROW = Pattern.compile("(?m)^(multiplex|frames)\\s+(Netty|pooled)\\s+" + NUMBER
+            + "\\s+" + NUMBER + "\\s+" + NUMBER + "\\s+" + NUMBER + "\\s+" + NUMBER + "\\s+" + NUMBER + "\\s+"
+            + NUMBER + "\\s+0$");
+    private static final Pattern ROUND = Pattern.compile("(?m)^round \\d+\\s+(multiplex|frames)\\s+(Netty|pooled)\\s+"
+            + "[\\d,]+ req/s\\s+[\\d,]+ B/req\\s+[\\d,.]+ GC ms/M req\\s+p99\\s+[\\d.]+ ms$");
+    private static final Pattern VERDICT = Pattern.compile("^pooled vs Netty \\(stated where every round agrees\\): "
+            + "multiplex: req/s .+, server B/req .+, GC ms/M req .+, p99 .+; "
+            + "frames: req/s .+, server B/req .+, GC ms/M req .+, p99 .+$");
 
     @Test
-    void printsBothCodecsSideBySide() throws Exception {
+    void printsEveryPipelineAndCodecSideBySide() throws Exception {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         boolean clean;
         try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
@@ -28,18 +41,33 @@ class DemoTest {
         }
         String output = bytes.toString(StandardCharsets.UTF_8);
         assertTrue(clean, output);
-        Matcher rows = ROW.matcher(output);
-        int found = 0;
-        while (rows.find()) {
-            found++;
-            assertTrue(number(rows.group(2)) > 0, "no requests per second: " + rows.group());
-            assertTrue(number(rows.group(3)) > 0, "no allocation measured: " + rows.group());
+
+        Matcher rounds = ROUND.matcher(output);
+        int roundLines = 0;
+        while (rounds.find()) {
+            roundLines++;
         }
-        assertTrue(found == 2, "expected a row per codec:\n" + output);
-        assertTrue(output.contains("pooled vs Netty:"), output);
+        assertEquals(4 * Demo.Timing.QUICK.rounds, roundLines, "a line per server per round:\n" + output);
+
+        Matcher rows = ROW.matcher(output);
+        Set<String> seen = new HashSet<>();
+        while (rows.find()) {
+            seen.add(rows.group(1) + ' ' + rows.group(2));
+            assertTrue(number(rows.group(3)) > 0, "no requests per second: " + rows.group());
+            assertTrue(number(rows.group(4)) > 0, "no allocation measured: " + rows.group());
+            assertTrue(number(rows.group(7)) > 0, "no p50 latency: " + rows.group());
+            assertTrue(number(rows.group(9)) >= number(rows.group(8)) && number(rows.group(8)) >= number(rows.group(7)),
+                    "percentiles out of order: " + rows.group());
+        }
+        assertEquals(Set.of("multiplex Netty", "multiplex pooled", "frames Netty", "frames pooled"), seen,
+                "a row per pipeline and codec:\n" + output);
+
+        String[] lines = output.strip().split("\\R");
+        String last = lines[lines.length - 1];
+        assertTrue(VERDICT.matcher(last).matches(), "last line: " + last);
     }
 
-    private static long number(String digits) {
-        return Long.parseLong(digits.replace(",", ""));
+    private static double number(String digits) {
+        return Double.parseDouble(digits.replace(",", ""));
     }
 }

@@ -19,6 +19,9 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.GlobalEventExecutor;
 
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,8 +31,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The example HTTP/2 server: {@code GET /hello}, {@code POST /echo}, {@code GET /download?size=N} (see
- * {@link ExampleStreamHandler}) over h2c (prior knowledge or {@code Upgrade: h2c}) or TLS with ALPN, on the
- * pooled frame codec or, with {@code --stock}, on Netty's own.
+ * {@link ExampleExchange}) over h2c (prior knowledge or {@code Upgrade: h2c}) or TLS with ALPN, on the
+ * pooled frame codec or, with {@code --stock}, on Netty's own, in one of three {@link Pipeline}s.
  *
  * <p>Buffers come from {@link PooledByteBufAllocator}, set on the connections and on every stream's channel:
  * Netty 4.2's default allocator is the adaptive one, and the codec's payload slices are recycled (not
@@ -54,17 +57,21 @@ public final class ExampleServer {
         this.options = options;
     }
 
+    /**
+     * Runs the server until SIGTERM or Ctrl-C. Once it listens it prints {@code pooledh2 example server: <protocols>
+     * on <host>:<port>, <codec>, pipeline <name>}. Exits with status 2, naming the flag, on a bad command line.
+     */
     public static void main(String[] args) throws Exception {
-        ServerOptions options;
+        ServerOptions options = new ServerOptions();
+        PrintWriter out = new PrintWriter(System.out, true);
         try {
-            if (List.of(args).contains("--help")) {
-                System.out.println(ServerOptions.USAGE);
+            if (!options.parse(out, args)) {
                 return;
             }
-            options = ServerOptions.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.err.println(ServerOptions.USAGE);
+        } catch (CommandLine.ParameterException e) {
+            PrintWriter err = new PrintWriter(System.err, true);
+            err.println(e.getMessage());
+            e.getCommandLine().usage(err);
             System.exit(2);
             return;
         }

@@ -4,56 +4,28 @@
 package io.pooledh2.example.server;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
-import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
 import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.handler.codec.http2.Http2ResetFrame;
-import io.netty.util.AsciiString;
 import io.netty.util.ReferenceCountUtil;
 
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Map;
-
 /**
- * Answers the requests of one stream (one child channel per stream):
- * <ul>
- *   <li>{@code GET /hello}: 1 KiB of {@link ExampleContent#helloBody()};</li>
- *   <li>{@code POST /echo}: the request body back as it arrives, then the request's trailers as the response's
- *       trailers (or end of stream on the last DATA frame when the request had no trailers);</li>
- *   <li>{@code GET /download?size=N}: N bytes of {@link ExampleContent#downloadByte(long)} in DATA frames of
- *       the configured size, as fast as the stream's flow-control window lets them go.</li>
- * </ul>
- * Every route copies the request headers named {@code x-echo-*} into its response headers. Every inbound frame
- * is released in {@code channelRead}, the moment it has been handled: that is what lets the pooled codec reuse
- * it. Nothing of a frame is kept past its release: the echoed bytes are a retained duplicate of the payload
- * (a reference of their own), and echoed headers are copied.
+ * The {@link Pipeline#MULTIPLEX} pipeline's handler: the one stream of its child channel, answered by an
+ * {@link ExampleExchange} that writes frames to the channel. Every inbound frame is released in
+ * {@code channelRead}, the moment it has been handled: that is what lets the pooled codec reuse it.
  */
 final class ExampleStreamHandler extends ChannelInboundHandlerAdapter {
 
-    private static final AsciiString TEXT_PLAIN = AsciiString.cached("text/plain; charset=us-ascii");
-    private static final AsciiString OCTET_STREAM = AsciiString.cached("application/octet-stream");
-    private static final AsciiString GET = AsciiString.cached("GET");
-    private static final AsciiString POST = AsciiString.cached("POST");
-
     private final Http2FrameCodec codec;
     private final int dataFrameSize;
-
-    /** Set by the request's HEADERS frame; a second HEADERS frame on the stream is the trailers. */
-    private boolean requestHeadersSeen;
-    private Route route;
-    private Http2Headers echoedHeaders;
-    private DownloadWriter download;
-
-    private enum Route { HELLO, ECHO, DOWNLOAD, ERROR }
+    private StreamChannelExchange exchange;
 
     ExampleStreamHandler(Http2FrameCodec codec, int dataFrameSize) {
         this.codec = codec;
@@ -61,12 +33,19 @@ final class ExampleStreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        exchange = new StreamChannelExchange(ctx, codec, dataFrameSize);
+    }
+
+    @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         try {
             if (msg instanceof Http2HeadersFrame) {
-                onHeaders(ctx, (Http2HeadersFrame) msg);
+                Http2HeadersFrame frame = (Http2HeadersFrame) msg;
+                exchange.onHeaders(frame.headers(), frame.isEndStream());
             } else if (msg instanceof Http2DataFrame) {
-                onData(ctx, (Http2DataFrame) msg);
+                Http2DataFrame frame = (Http2DataFrame) msg;
+                exchange.onData(frame.content(), frame.isEndStream());
             }
         } finally {
             ReferenceCountUtil.release(msg);
@@ -79,91 +58,12 @@ final class ExampleStreamHandler extends ChannelInboundHandlerAdapter {
         ctx.flush();
     }
 
-    private void onHeaders(ChannelHandlerContext ctx, Http2HeadersFrame frame) {
-        if (requestHeadersSeen) {
-            onTrailers(ctx, frame.headers());
-            return;
-        }
-        requestHeadersSeen = true;
-        Http2Headers request = frame.headers();
-        echoedHeaders = echoHeaders(request);
-        CharSequence method = request.method();
-        QueryStringDecoder uri = new QueryStringDecoder(String.valueOf(request.path()));
-        String path = uri.path();
-        if (ExampleContent.ECHO_PATH.contentEquals(path)) {
-            if (!POST.contentEquals(method)) {
-                error(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, "use POST for " + path);
-                return;
-            }
-            route = Route.ECHO;
-            // The body goes back as it arrives; an empty request (HEADERS with END_STREAM) gets an empty answer.
-            ctx.write(new DefaultHttp2HeadersFrame(responseHeaders(OCTET_STREAM), frame.isEndStream()));
-            return;
-        }
-        if (!GET.contentEquals(method)) {
-            error(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, "use GET for " + path);
-            return;
-        }
-        if (ExampleContent.HELLO_PATH.contentEquals(path)) {
-            route = Route.HELLO;
-        } else if (ExampleContent.DOWNLOAD_PATH.contentEquals(path)) {
-            long size = downloadSize(uri.parameters());
-            if (size < 0) {
-                error(ctx, HttpResponseStatus.BAD_REQUEST, "/download needs size=N, N >= 0");
-                return;
-            }
-            route = Route.DOWNLOAD;
-            int frameSize = Math.min(dataFrameSize, codec.encoder().configuration().frameSizePolicy().maxFrameSize());
-            download = new DownloadWriter(size, frameSize);
-        } else {
-            error(ctx, HttpResponseStatus.NOT_FOUND, "no route for " + path);
-            return;
-        }
-        if (frame.isEndStream()) {
-            respond(ctx);
-        }
-    }
-
-    private void onData(ChannelHandlerContext ctx, Http2DataFrame frame) {
-        if (route == Route.ECHO) {
-            // A reference of our own to the bytes: the frame, and the payload it holds, are released below.
-            ctx.write(new DefaultHttp2DataFrame(frame.content().retainedDuplicate(), frame.isEndStream()));
-            return;
-        }
-        // Other routes ignore a request body; they answer when the request has ended.
-        if (frame.isEndStream()) {
-            respond(ctx);
-        }
-    }
-
-    private void onTrailers(ChannelHandlerContext ctx, Http2Headers trailers) {
-        if (route == Route.ECHO) {
-            ctx.write(new DefaultHttp2HeadersFrame(copyOf(trailers), true));
-        } else {
-            respond(ctx);
-        }
-    }
-
-    /** The answer of a GET route, once the request has ended. */
-    private void respond(ChannelHandlerContext ctx) {
-        if (route == Route.HELLO) {
-            Http2Headers headers = responseHeaders(TEXT_PLAIN).setInt("content-length", ExampleContent.HELLO_LENGTH);
-            ctx.write(new DefaultHttp2HeadersFrame(headers));
-            ByteBuf body = ctx.alloc().buffer(ExampleContent.HELLO_LENGTH).writeBytes(ExampleContent.helloBody());
-            ctx.writeAndFlush(new DefaultHttp2DataFrame(body, true));
-        } else if (route == Route.DOWNLOAD) {
-            Http2Headers headers = responseHeaders(OCTET_STREAM).setLong("content-length", download.size());
-            ctx.write(new DefaultHttp2HeadersFrame(headers, download.size() == 0));
-            download.writeMore(ctx);
-        }
-    }
-
     /**
      * Once the server has sent GOAWAY, flushes what this read wrote at once, on the connection. Netty's
      * {@code Http2ConnectionHandler} (4.2.20) closes a shutting-down connection the moment its last stream closes.
-     * When this handler ends its response while handling the request's last frame, the decoder closes the stream
-     * right after this {@code channelRead} returns, before the flush a stream channel defers to the end of the
-     * connection's read loop: without this, the close comes first and the response's last frames are lost.
+     * When the response ends while the request's last frame is handled, the decoder closes the stream right after
+     * this {@code channelRead} returns, before the flush a stream channel defers to the end of the connection's
+     * read loop: without this, the close comes first and the response's last frames are lost.
      */
     private void flushIfShuttingDown(ChannelHandlerContext ctx) {
         if (codec.connection().goAwaySent()) {
@@ -174,20 +74,20 @@ final class ExampleStreamHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (download != null) {
-            download.writeMore(ctx);
-        } else if (route == Route.ECHO) {
+        if (exchange.isEcho()) {
             // Back-pressure: while the client does not take the echo, stop reading its body. Unread DATA is not
             // given back to the flow-control window, so the client has to wait too.
             ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+        } else {
+            exchange.onWritable();
         }
         ctx.fireChannelWritabilityChanged();
     }
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-        if (evt instanceof Http2ResetFrame && download != null) {
-            download.cancel();
+        if (evt instanceof Http2ResetFrame) {
+            exchange.onReset();
         }
         // The pipeline's tail releases the event (a reset frame is a pooled frame on the pooled codec).
         ctx.fireUserEventTriggered(evt);
@@ -200,62 +100,45 @@ final class ExampleStreamHandler extends ChannelInboundHandlerAdapter {
         ctx.close();
     }
 
-    private void error(ChannelHandlerContext ctx, HttpResponseStatus status, String message) {
-        route = Route.ERROR;
-        byte[] text = (status + ": " + message + "\n").getBytes(StandardCharsets.US_ASCII);
-        Http2Headers headers = new DefaultHttp2Headers().status(status.codeAsText())
-                .set("content-type", TEXT_PLAIN).setInt("content-length", text.length);
-        ctx.write(new DefaultHttp2HeadersFrame(headers));
-        ctx.writeAndFlush(new DefaultHttp2DataFrame(ctx.alloc().buffer(text.length).writeBytes(text), true));
-    }
+    /** Writes to the stream's child channel: frames without a stream, the channel is the stream. */
+    private static final class StreamChannelExchange extends ExampleExchange {
+        private final ChannelHandlerContext ctx;
+        private final Http2FrameCodec codec;
 
-    private Http2Headers responseHeaders(AsciiString contentType) {
-        Http2Headers headers = new DefaultHttp2Headers().status(HttpResponseStatus.OK.codeAsText())
-                .set("content-type", contentType);
-        if (echoedHeaders != null) {
-            headers.add(echoedHeaders);
+        StreamChannelExchange(ChannelHandlerContext ctx, Http2FrameCodec codec, int dataFrameSize) {
+            super(dataFrameSize);
+            this.ctx = ctx;
+            this.codec = codec;
         }
-        return headers;
-    }
 
-    /** Copies of the request's {@code x-echo-*} headers: the frame's headers go with the frame. */
-    private static Http2Headers echoHeaders(Http2Headers request) {
-        Http2Headers echoed = null;
-        for (Map.Entry<CharSequence, CharSequence> header : request) {
-            CharSequence name = header.getKey();
-            if (AsciiString.regionMatches(name, true, 0, ExampleContent.ECHO_HEADER_PREFIX, 0,
-                    ExampleContent.ECHO_HEADER_PREFIX.length())) {
-                if (echoed == null) {
-                    echoed = new DefaultHttp2Headers();
-                }
-                echoed.add(name.toString(), header.getValue().toString());
-            }
+        @Override
+        protected void writeHeaders(Http2Headers headers, boolean endStream) {
+            ctx.write(new DefaultHttp2HeadersFrame(headers, endStream));
         }
-        return echoed;
-    }
 
-    /** A copy of the request's trailers, without pseudo-headers (a trailer block has none). */
-    private static Http2Headers copyOf(Http2Headers trailers) {
-        Http2Headers copy = new DefaultHttp2Headers();
-        for (Map.Entry<CharSequence, CharSequence> header : trailers) {
-            CharSequence name = header.getKey();
-            if (name.length() > 0 && name.charAt(0) != ':') {
-                copy.add(name.toString(), header.getValue().toString());
-            }
+        @Override
+        protected void writeData(ByteBuf data, boolean endStream) {
+            ctx.write(new DefaultHttp2DataFrame(data, endStream));
         }
-        return copy;
-    }
 
-    /** The {@code size} query parameter, or -1 if absent or not a non-negative number. */
-    private static long downloadSize(Map<String, List<String>> parameters) {
-        List<String> sizes = parameters.get("size");
-        if (sizes == null || sizes.size() != 1) {
-            return -1;
+        @Override
+        protected void flush() {
+            ctx.flush();
         }
-        try {
-            return Math.max(-1, Long.parseLong(sizes.get(0)));
-        } catch (NumberFormatException e) {
-            return -1;
+
+        @Override
+        protected boolean isWritable() {
+            return ctx.channel().isWritable();
+        }
+
+        @Override
+        protected int maxFrameSize() {
+            return codec.encoder().configuration().frameSizePolicy().maxFrameSize();
+        }
+
+        @Override
+        protected ByteBufAllocator alloc() {
+            return ctx.alloc();
         }
     }
 }

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * curl, a client that is not Netty (nghttp2 inside), gets correct answers from the example server: h2c with prior
- * knowledge on the pooled and the stock codec, h2c by HTTP/1.1 Upgrade, and TLS with ALPN h2. Skipped, with a
+ * knowledge on the pooled and the stock codec, h2c by HTTP/1.1 Upgrade, and TLS with ALPN h2 (on every pipeline). Skipped, with a
  * message, where curl is missing or built without HTTP/2.
  */
 class CurlInteropTest {
@@ -32,6 +32,8 @@ class CurlInteropTest {
     private static ExampleServer pooled;
     private static ExampleServer stock;
     private static ExampleServer tls;
+    private static ExampleServer tlsFrames;
+    private static ExampleServer tlsListener;
 
     @TempDir
     Path dir;
@@ -42,11 +44,13 @@ class CurlInteropTest {
         pooled = new ExampleServer(new ServerOptions().port(0)).start();
         stock = new ExampleServer(new ServerOptions().port(0).stockCodec(true)).start();
         tls = new ExampleServer(new ServerOptions().port(0).tls(true)).start();
+        tlsFrames = new ExampleServer(new ServerOptions().port(0).tls(true).pipeline(Pipeline.FRAMES)).start();
+        tlsListener = new ExampleServer(new ServerOptions().port(0).tls(true).pipeline(Pipeline.LISTENER)).start();
     }
 
     @AfterAll
     static void stopServers() {
-        for (ExampleServer server : new ExampleServer[] {pooled, stock, tls}) {
+        for (ExampleServer server : new ExampleServer[] {pooled, stock, tls, tlsFrames, tlsListener}) {
             if (server != null) {
                 server.stop();
             }
@@ -110,15 +114,18 @@ class CurlInteropTest {
         assertTrue(Files.readString(body, StandardCharsets.US_ASCII).contains("HTTP/2 only"));
     }
 
+    /** TLS with ALPN h2, on every pipeline. */
     @Test
     void tlsWithAlpn() throws Exception {
-        Path body = dir.resolve("tls");
-        String url = "https://127.0.0.1:" + tls.port();
-        assertEquals("2 200", curl(body, "-k", "--http2", url + "/hello"));
-        assertArrayEquals(ExampleContent.helloBody(), Files.readAllBytes(body));
-        Path request = Files.write(dir.resolve("tls-request"), "over TLS".getBytes(StandardCharsets.US_ASCII));
-        assertEquals("2 200", curl(body, "-k", "--http2", "--data-binary", "@" + request, url + "/echo"));
-        assertEquals("over TLS", Files.readString(body, StandardCharsets.US_ASCII));
+        for (ExampleServer server : List.of(tls, tlsFrames, tlsListener)) {
+            Path body = dir.resolve("tls");
+            String url = "https://127.0.0.1:" + server.port();
+            assertEquals("2 200", curl(body, "-k", "--http2", url + "/hello"));
+            assertArrayEquals(ExampleContent.helloBody(), Files.readAllBytes(body));
+            Path request = Files.write(dir.resolve("tls-request"), "over TLS".getBytes(StandardCharsets.US_ASCII));
+            assertEquals("2 200", curl(body, "-k", "--http2", "--data-binary", "@" + request, url + "/echo"));
+            assertEquals("over TLS", Files.readString(body, StandardCharsets.US_ASCII));
+        }
     }
 
     private static String url(ExampleServer server, String path) {

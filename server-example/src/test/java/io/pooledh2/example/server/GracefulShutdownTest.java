@@ -7,11 +7,14 @@ import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Headers;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.net.ConnectException;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -23,17 +26,28 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * it: the server sends GOAWAY with the last stream it accepted; that stream, in flight, goes on to its end; a
  * stream the client opens after the GOAWAY has a higher id, is not processed, and is reset with REFUSED_STREAM
  * (section 8.7: "the stream was not processed"), which tells the client it may retry it elsewhere; the
- * connection closes when its last stream ends. New connections are refused from the start of the shutdown.
+ * connection closes when its last stream ends. New connections are refused from the start of the shutdown. On
+ * every pipeline, with the pooled codec and with Netty's.
  */
 class GracefulShutdownTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
 
-    @ParameterizedTest(name = "stock codec: {0}")
-    @ValueSource(booleans = {false, true})
-    void streamInFlightFinishesAndANewStreamIsRefused(boolean stockCodec) throws Exception {
+    /** Every pipeline, on the pooled codec and on Netty's. */
+    static List<Arguments> pipelines() {
+        List<Arguments> all = new ArrayList<>();
+        for (Pipeline pipeline : Pipeline.values()) {
+            all.add(Arguments.of(pipeline, false));
+            all.add(Arguments.of(pipeline, true));
+        }
+        return all;
+    }
+
+    @ParameterizedTest(name = "{0}, stock codec: {1}")
+    @MethodSource("pipelines")
+    void streamInFlightFinishesAndANewStreamIsRefused(Pipeline pipeline, boolean stockCodec) throws Exception {
         ExampleServer server = new ExampleServer(new ServerOptions().port(0).stockCodec(stockCodec)
-                .shutdownTimeoutMillis(10_000)).start();
+                .pipeline(pipeline).shutdownTimeoutMillis(10_000)).start();
         int port = server.port();
         CompletableFuture<Void> stopped;
         try (RawHttp2Client client = RawHttp2Client.connect(port)) {
@@ -72,11 +86,11 @@ class GracefulShutdownTest {
         stopped.get(WAIT.toSeconds(), TimeUnit.SECONDS);
     }
 
-    @ParameterizedTest(name = "stock codec: {0}")
-    @ValueSource(booleans = {false, true})
-    void aStreamThatNeverEndsIsCutAtTheShutdownTimeout(boolean stockCodec) throws Exception {
+    @ParameterizedTest(name = "{0}, stock codec: {1}")
+    @MethodSource("pipelines")
+    void aStreamThatNeverEndsIsCutAtTheShutdownTimeout(Pipeline pipeline, boolean stockCodec) throws Exception {
         ExampleServer server = new ExampleServer(new ServerOptions().port(0).stockCodec(stockCodec)
-                .shutdownTimeoutMillis(500)).start();
+                .pipeline(pipeline).shutdownTimeoutMillis(500)).start();
         CompletableFuture<Void> stopped;
         try (RawHttp2Client client = RawHttp2Client.connect(server.port())) {
             client.headers(1, request("POST", "/echo", "never-ends"), false);
