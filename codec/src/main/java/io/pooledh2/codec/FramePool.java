@@ -26,7 +26,7 @@ final class FramePool<T extends PooledFrame> extends Recycler<T> {
     @Override
     protected T newObject(Recycler.Handle<T> handle) {
         if (FrameReuseStatistics.ENABLED) {
-            FrameReuseStatistics.created(frameType);
+            FrameReuseStatistics.countCreated(frameType);
         }
         return factory.apply(handle);
     }

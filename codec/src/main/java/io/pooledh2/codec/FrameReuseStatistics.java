@@ -47,11 +47,11 @@ public final class FrameReuseStatistics {
         return frameType >= 0 && frameType < UNKNOWN ? frameType : UNKNOWN;
     }
 
-    static void parsed(byte frameType) {
+    static void countParsed(byte frameType) {
         PARSED[index(frameType)].increment();
     }
 
-    static void created(byte frameType) {
+    static void countCreated(byte frameType) {
         CREATED[index(frameType)].increment();
     }
 

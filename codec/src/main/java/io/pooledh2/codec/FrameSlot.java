@@ -29,7 +29,7 @@ final class FrameSlot<T extends PooledFrame> {
     /** The slot's frame, or one from the pool if a consumer kept the last one. */
     T take() {
         if (FrameReuseStatistics.ENABLED) {
-            FrameReuseStatistics.parsed(pool.frameType);
+            FrameReuseStatistics.countParsed(pool.frameType);
         }
         if (free) {
             free = false;

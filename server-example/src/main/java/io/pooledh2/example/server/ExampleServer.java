@@ -18,6 +18,7 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.GlobalEventExecutor;
+import io.pooledh2.codec.FrameReuseStatistics;
 
 import picocli.CommandLine;
 
@@ -80,6 +81,10 @@ public final class ExampleServer {
             System.out.println("shutting down: GOAWAY to every connection, waiting for the streams in flight");
             server.stop();
             System.out.println("stopped");
+            if (FrameReuseStatistics.isEnabled()) {
+                // -Dio.pooledh2.reuseStats=true: what src/bench/reuse-rate.sh reads.
+                System.out.print("frame reuse (FrameReuseStatistics):\n" + FrameReuseStatistics.summary());
+            }
         }, "pooledh2-server-shutdown"));
         String url = (options.tls ? "https://" : "http://") + options.host + ':' + server.port();
         System.out.println("pooledh2 example server: " + options.describe(server.port()));

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Copyright 2026 The pooledh2 authors. Licensed under the Apache License, version 2.0.
+#
+# Reuse rate under load: the share of frames of each type that the example server's pooled reader parsed into
+# a reused object, for each of its pipelines (Http2FrameCodec + Http2MultiplexHandler, Http2FrameCodec + one
+# frame handler, and the Http2FrameListener path).
+#
+#   src/bench/reuse-rate.sh [SECONDS]      (default 10 s of each load per pipeline)
+#
+# The server runs with -Dio.pooledh2.reuseStats=true (FrameReuseStatistics: a constant switch, compiled out
+# when off) and prints the counts when it stops. Load: h2load GET /hello, then POST /echo with a 16 KiB body,
+# each H2LOAD_ARGS ("-c 4 -m 100 -t 1"). Writes src/bench/results/reuse-rate.txt. Installs h2load from Debian's
+# nghttp2-client when it is missing; SKIP_BUILD=1 reuses the server jar.
+set -euo pipefail
+
+seconds=${1:-10}
+h2load_args=${H2LOAD_ARGS:--c 4 -m 100 -t 1}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+jar=$root/server-example/target/pooledh2-server-example.jar
+results=$root/src/bench/results
+work=$(mktemp -d)
+server_pid=
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+if ! command -v h2load >/dev/null; then
+  echo "reuse-rate: installing nghttp2-client"
+  apt-get update -qq && apt-get install -y -qq nghttp2-client >/dev/null
+fi
+if [ "${SKIP_BUILD:-0}" != 1 ] || [ ! -f "$jar" ]; then
+  mvn -B -q -f "$root/pom.xml" -pl server-example -am package -DskipTests
+fi
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+head -c 16384 /dev/urandom > "$work/body16k"
+
+out=$results/reuse-rate.txt
+mkdir -p "$results"
+{
+  echo "reuse-rate.sh, $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$root" rev-parse --short HEAD)"
+  echo "h2load $h2load_args: ${seconds}s GET /hello, then ${seconds}s POST /echo (16 KiB body), per pipeline"
+} > "$out"
+for pipeline in multiplex frames listener; do
+  java -Dio.pooledh2.reuseStats=true -Dio.netty.leakDetection.level=disabled -jar "$jar" --port "$port" \
+    --pipeline "$pipeline" > "$work/server.log" 2>&1 &
+  server_pid=$!
+  for _ in $(seq 1 100); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
+    sleep 0.1
+  done
+  # shellcheck disable=SC2086
+  h2load $h2load_args -D "$seconds" "http://127.0.0.1:$port/hello" | grep -E '^(finished|requests):'
+  # shellcheck disable=SC2086
+  h2load $h2load_args -D "$seconds" -d "$work/body16k" "http://127.0.0.1:$port/echo" | grep -E '^(finished|requests):'
+  kill "$server_pid"
+  wait "$server_pid" 2>/dev/null || true
+  server_pid=
+  {
+    echo
+    echo "pipeline $pipeline:"
+    sed -n '/^frame reuse/,$p' "$work/server.log" | grep -E 'parsed' || { echo "no counts printed"; cat "$work/server.log"; }
+  } | tee -a "$out"
+done
