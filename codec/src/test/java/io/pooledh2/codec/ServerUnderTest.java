@@ -287,6 +287,7 @@ final class ServerUnderTest {
     private static final class HeldWrites extends ChannelDuplexHandler {
         private final boolean hold;
         private final List<Object> messages = new ArrayList<>();
+        private final List<ChannelPromise> promises = new ArrayList<>();
 
         HeldWrites(boolean hold) {
             this.hold = hold;
@@ -296,6 +297,7 @@ final class ServerUnderTest {
         public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
             if (hold) {
                 messages.add(msg);
+                promises.add(promise);
             } else {
                 ctx.write(msg, promise);
             }
@@ -307,7 +309,12 @@ final class ServerUnderTest {
             }
         }
 
+        /** As when a connection closes with writes pending: they fail, so whoever waits on them lets go. */
         void releaseAll() {
+            for (ChannelPromise promise : promises) {
+                promise.tryFailure(new java.nio.channels.ClosedChannelException());
+            }
+            promises.clear();
             for (Object msg : messages) {
                 ReferenceCountUtil.release(msg);
             }
