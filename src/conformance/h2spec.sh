@@ -50,8 +50,20 @@ else
   server=(java -cp "$root/server-example/target/classes:$(cat "$cp_file")" io.pooledh2.example.server.ExampleServer)
 fi
 
+# A port the kernel hands out as free; without python3, a random high port nobody listens on.
 free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+  if command -v python3 > /dev/null; then
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+    return
+  fi
+  local port
+  while :; do
+    port=$((20000 + RANDOM % 40000))
+    if ! (exec 3<> "/dev/tcp/127.0.0.1/$port") 2> /dev/null; then
+      echo "$port"
+      return
+    fi
+  done
 }
 
 server_pid=
@@ -70,7 +82,9 @@ run() {
   shift
   local port
   port=$(free_port)
-  "${server[@]}" --host 127.0.0.1 --port "$port" "$@" > "$out/$name-server.log" 2>&1 &
+  # The server listens on 127.0.0.1 by default; only --port and --stock are passed, which both ways of
+  # starting it (jar or main class) take.
+  "${server[@]}" --port "$port" "$@" > "$out/$name-server.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 1 150); do
     if (exec 3<> "/dev/tcp/127.0.0.1/$port") 2> /dev/null; then

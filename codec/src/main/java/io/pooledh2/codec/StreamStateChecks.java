@@ -25,7 +25,7 @@ import static io.netty.handler.codec.http2.Http2Exception.streamError;
  * checked between the frame reader and the decoder. Netty forgets a stream once it is closed, so for a HEADERS
  * frame on a stream id it no longer knows it cannot tell a closed stream from one that never opened and answers
  * both with the milder RST_STREAM(STREAM_CLOSED). This decorator remembers the last {@value #WINDOW} stream ids
- * the peer used, and for those it applies the RFC:
+ * of streams the peer opens (odd ids on a server, even on a client), and for those it applies the RFC:
  * <ul>
  *   <li>HEADERS opening a stream whose id is lower than one the peer already used (the id was skipped):
  *       connection error PROTOCOL_ERROR (section 5.1.1);</li>
@@ -37,7 +37,8 @@ import static io.netty.handler.codec.http2.Http2Exception.streamError;
  * Everything else goes to the decoder unchanged. In particular frames on a stream this endpoint reset are left
  * to Netty, which ignores them as the RFC requires; trailers (HEADERS before the peer ended the stream) pass;
  * ids older than the window, and streams above the last one announced in a GOAWAY this endpoint sent, are
- * Netty's as before. The checks allocate nothing per frame.
+ * Netty's as before, and so are streams this end opened. The checks allocate nothing per frame; a connection
+ * pays 256 bytes for the window once its first stream opens.
  */
 final class StreamStateChecks implements Http2FrameReader {
 
