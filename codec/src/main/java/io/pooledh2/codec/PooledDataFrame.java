@@ -10,6 +10,7 @@ import io.netty.handler.codec.http2.Http2FrameStream;
 import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.util.Recycler;
 import io.netty.util.internal.StringUtil;
+import java.util.Objects;
 
 /** DATA: the payload is a view of the input that lives exactly as long as the frame (see {@link PayloadView}). */
 final class PooledDataFrame extends StreamFrame implements Http2DataFrame {
@@ -131,9 +132,40 @@ final class PooledDataFrame extends StreamFrame implements Http2DataFrame {
         return this;
     }
 
+    /**
+     * Equal to another pooled frame of this type with the same values: the fields {@code DefaultHttp2DataFrame}
+     * compares (stream, content, endStream, padding), and the stream id. Netty's frame equals only frames of its own
+     * class, so neither equals the other. In paranoid mode a released frame throws {@code
+     * IllegalReferenceCountException}.
+     */
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof PooledDataFrame)) {
+            return false;
+        }
+        PooledDataFrame other = (PooledDataFrame) o;
+        return Objects.equals(stream(), other.stream()) && streamId() == other.streamId()
+                && content().equals(other.content()) && isEndStream() == other.isEndStream()
+                && padding() == other.padding();
+    }
+
+    @Override
+    public int hashCode() {
+        Http2FrameStream stream = stream();
+        int hash = stream == null ? streamId() : stream.hashCode();
+        hash = hash * 31 + content().hashCode();
+        hash = hash * 31 + (isEndStream() ? 0 : 1);
+        hash = hash * 31 + padding();
+        return hash;
+    }
+
+    /** Netty's format for this frame type; a released frame prints as such and never throws. */
     @Override
     public String toString() {
-        return StringUtil.simpleClassName(this) + "(stream=" + streamId + ", content=" + payload
-                + ", endStream=" + endStream + ", padding=" + padding + ')';
+        if (refCnt() == 0) {
+            return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
+        }
+        return StringUtil.simpleClassName(this) + "(stream=" + (stream() != null ? stream() : streamId()) + ", content=" + content()
+                + ", endStream=" + isEndStream() + ", padding=" + padding() + ')';
     }
 }

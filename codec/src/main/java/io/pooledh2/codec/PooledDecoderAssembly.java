@@ -21,7 +21,8 @@ import io.netty.handler.codec.http2.Http2Settings;
  * settings)} with a decoder around {@code DefaultHttp2FrameReader}. That decoder is closed unused; a decoder
  * around the pooled reader takes its place, and Netty's decoder protections (empty-DATA and RST-flood limits),
  * which Netty adds only to a decoder given to a builder's {@code codec(...)}, are added by a builder that is
- * given nothing else. Public API only, so it works on the module path too.
+ * given nothing else. Public API only, so it works on the module path too. Unless turned off, the decoder reads
+ * through {@link StreamStateChecks}, the RFC 9113 stream-state rules Netty's decoder leaves out.
  */
 final class PooledDecoderAssembly {
 
@@ -37,6 +38,7 @@ final class PooledDecoderAssembly {
 
     private Boolean paranoid;
     private Boolean reuseFrames;
+    private boolean strictStreamStates = true;
     // Netty keeps the decoder's RST limit private; the builders record it here as it is set.
     private Integer maxRstFramesPerWindow;
     private int rstSecondsPerWindow = DEFAULT_RST_SECONDS_PER_WINDOW;
@@ -47,6 +49,10 @@ final class PooledDecoderAssembly {
 
     void reuseFrames(boolean reuseFrames) {
         this.reuseFrames = reuseFrames;
+    }
+
+    void strictStreamStates(boolean strictStreamStates) {
+        this.strictStreamStates = strictStreamStates;
     }
 
     void decoderRstLimit(int maxRstFramesPerWindow, int secondsPerWindow) {
@@ -91,6 +97,10 @@ final class PooledDecoderAssembly {
         PooledHttp2FrameReader reader = newReader(initialSettings, netty);
         Http2FrameReader frameReader =
                 netty.frameLogger == null ? reader : new Http2InboundFrameLogger(reader, netty.frameLogger);
+        if (strictStreamStates) {
+            // Outside the logger, so that a frame the checks refuse is still logged as it arrived.
+            frameReader = new StreamStateChecks(frameReader, encoder.connection());
+        }
         Http2ConnectionDecoder decoder = new DefaultHttp2ConnectionDecoder(encoder.connection(), encoder, frameReader,
                 netty.promisedRequestVerifier, netty.autoAckSettings, netty.autoAckPing, netty.validateHeaders,
                 netty.validateRequiredPseudoHeaders);

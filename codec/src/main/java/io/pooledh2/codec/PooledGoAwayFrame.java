@@ -153,9 +153,37 @@ final class PooledGoAwayFrame extends PooledFrame implements Http2GoAwayFrame {
         return this;
     }
 
+    /**
+     * Equal to another pooled GOAWAY frame with the same values of the fields {@code DefaultHttp2GoAwayFrame}
+     * compares: errorCode, extraStreamIds and the debug data (as Netty's frame, not lastStreamId). Netty's frame
+     * equals only frames of its own class, so neither equals the other. In paranoid mode a released frame
+     * throws {@code IllegalReferenceCountException}.
+     */
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof PooledGoAwayFrame)) {
+            return false;
+        }
+        PooledGoAwayFrame other = (PooledGoAwayFrame) o;
+        return errorCode() == other.errorCode() && extraStreamIds() == other.extraStreamIds()
+                && content().equals(other.content());
+    }
+
+    @Override
+    public int hashCode() {
+        int hash = content().hashCode();
+        hash = hash * 31 + Long.hashCode(errorCode());
+        hash = hash * 31 + extraStreamIds();
+        return hash;
+    }
+
+    /** Netty's format for this frame type; a released frame prints as such and never throws. */
     @Override
     public String toString() {
-        return StringUtil.simpleClassName(this) + "(lastStreamId=" + lastStreamId + ", errorCode=" + errorCode
-                + ", content=" + content + ')';
+        if (refCnt() == 0) {
+            return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
+        }
+        return StringUtil.simpleClassName(this) + "(errorCode=" + errorCode() + ", content=" + content()
+                + ", extraStreamIds=" + extraStreamIds() + ", lastStreamId=" + lastStreamId() + ')';
     }
 }

@@ -9,6 +9,7 @@ import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.Recycler;
 import io.netty.util.internal.StringUtil;
+import java.util.Objects;
 
 /** HEADERS, its CONTINUATION frames assembled. */
 final class PooledHeadersFrame extends HeaderBlockFrame implements PooledHttp2HeadersFrame {
@@ -106,9 +107,40 @@ final class PooledHeadersFrame extends HeaderBlockFrame implements PooledHttp2He
         return this;
     }
 
+    /**
+     * Equal to another pooled frame of this type with the same values: the fields {@code DefaultHttp2HeadersFrame}
+     * compares (stream, headers, endStream, padding; not the priority fields, which Netty's frame does not have),
+     * and the stream id. Netty's frame equals only frames of its own class, so neither equals the other. In paranoid
+     * mode a released frame throws {@code IllegalReferenceCountException}.
+     */
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof PooledHeadersFrame)) {
+            return false;
+        }
+        PooledHeadersFrame other = (PooledHeadersFrame) o;
+        return Objects.equals(stream(), other.stream()) && streamId() == other.streamId()
+                && headers().equals(other.headers()) && isEndStream() == other.isEndStream()
+                && padding() == other.padding();
+    }
+
+    @Override
+    public int hashCode() {
+        Http2FrameStream stream = stream();
+        int hash = stream == null ? streamId() : stream.hashCode();
+        hash = hash * 31 + headers().hashCode();
+        hash = hash * 31 + (isEndStream() ? 0 : 1);
+        hash = hash * 31 + padding();
+        return hash;
+    }
+
+    /** Netty's format for this frame type; a released frame prints as such and never throws. */
     @Override
     public String toString() {
-        return StringUtil.simpleClassName(this) + "(stream=" + streamId + ", headers=" + headers
-                + ", endStream=" + endStream + ", padding=" + padding + ')';
+        if (refCnt() == 0) {
+            return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
+        }
+        return StringUtil.simpleClassName(this) + "(stream=" + (stream() != null ? stream() : streamId()) + ", headers=" + headers()
+                + ", endStream=" + isEndStream() + ", padding=" + padding() + ')';
     }
 }

@@ -32,6 +32,20 @@ public final class PooledHttp2ConnectionHandlerBuilder
         return this;
     }
 
+    /**
+     * Whether the decoder enforces the RFC 9113 stream-state rules that Netty's decoder does not (default
+     * {@code true}): HEADERS opening a stream with an id lower than one the peer already used is a connection
+     * error PROTOCOL_ERROR (section 5.1.1); HEADERS or DATA on a stream the peer ended with END_STREAM is a
+     * connection error STREAM_CLOSED once the stream is closed, and HEADERS a stream error STREAM_CLOSED while it
+     * is half-closed (remote) (section 5.1). Frames on a stream this endpoint reset are ignored, as in Netty, and
+     * trailers are unaffected. The last 1024 stream ids of the peer are remembered; older ids get Netty's answer
+     * (RST_STREAM with STREAM_CLOSED). {@code false} gives exactly the behaviour of Netty's builder.
+     */
+    public PooledHttp2ConnectionHandlerBuilder strictStreamStates(boolean strictStreamStates) {
+        assembly.strictStreamStates(strictStreamStates);
+        return this;
+    }
+
     /** Frame reuse for the reader (see {@link PooledHttp2FrameReader#reuseFrames(boolean)}); default: the system property. */
     public PooledHttp2ConnectionHandlerBuilder reuseFrames(boolean reuseFrames) {
         assembly.reuseFrames(reuseFrames);

@@ -54,8 +54,32 @@ final class PooledPingFrame extends PooledFrame implements Http2PingFrame {
         return content;
     }
 
+    /**
+     * As {@code DefaultHttp2PingFrame}: equal to any {@link Http2PingFrame}, Netty's included, with the same
+     * content and ack flag, so that the answer is the same from both sides. (The hash code is made of the same
+     * values; Netty's depends on the object's identity.) In paranoid mode a released frame throws
+     * {@code IllegalReferenceCountException}.
+     */
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof Http2PingFrame)) {
+            return false;
+        }
+        Http2PingFrame other = (Http2PingFrame) o;
+        return ack() == other.ack() && content() == other.content();
+    }
+
+    @Override
+    public int hashCode() {
+        return Long.hashCode(content()) * 31 + (ack() ? 1 : 0);
+    }
+
+    /** Netty's format for this frame type; a released frame prints as such and never throws. */
     @Override
     public String toString() {
-        return StringUtil.simpleClassName(this) + "(content=" + content + ", ack=" + ack + ')';
+        if (refCnt() == 0) {
+            return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
+        }
+        return StringUtil.simpleClassName(this) + "(content=" + content() + ", ack=" + ack() + ')';
     }
 }

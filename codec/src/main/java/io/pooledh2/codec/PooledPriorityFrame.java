@@ -8,6 +8,7 @@ import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.handler.codec.http2.Http2PriorityFrame;
 import io.netty.util.Recycler;
 import io.netty.util.internal.StringUtil;
+import java.util.Objects;
 
 /** PRIORITY (deprecated by RFC 9113, still parsed and validated). */
 final class PooledPriorityFrame extends StreamFrame implements Http2PriorityFrame {
@@ -72,9 +73,40 @@ final class PooledPriorityFrame extends StreamFrame implements Http2PriorityFram
         return this;
     }
 
+    /**
+     * Equal to another pooled frame of this type with the same values: the fields {@code DefaultHttp2PriorityFrame}
+     * compares (stream, streamDependency, weight, exclusive), and the stream id. Netty's frame equals only frames of
+     * its own class, so neither equals the other. In paranoid mode a released frame throws {@code
+     * IllegalReferenceCountException}.
+     */
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof PooledPriorityFrame)) {
+            return false;
+        }
+        PooledPriorityFrame other = (PooledPriorityFrame) o;
+        return Objects.equals(stream(), other.stream()) && streamId() == other.streamId()
+                && streamDependency() == other.streamDependency() && weight() == other.weight()
+                && exclusive() == other.exclusive();
+    }
+
+    @Override
+    public int hashCode() {
+        Http2FrameStream stream = stream();
+        int hash = stream == null ? streamId() : stream.hashCode();
+        hash = hash * 31 + streamDependency();
+        hash = hash * 31 + weight();
+        hash = hash * 31 + (exclusive() ? 1 : 0);
+        return hash;
+    }
+
+    /** Netty's format for this frame type; a released frame prints as such and never throws. */
     @Override
     public String toString() {
-        return StringUtil.simpleClassName(this) + "(stream=" + streamId + ", streamDependency=" + streamDependency
-                + ", weight=" + weight + ", exclusive=" + exclusive + ')';
+        if (refCnt() == 0) {
+            return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
+        }
+        return StringUtil.simpleClassName(this) + "(stream=" + (stream() != null ? stream() : streamId()) + ", streamDependency="
+                + streamDependency() + ", weight=" + weight() + ", exclusive=" + exclusive() + ')';
     }
 }

@@ -85,9 +85,13 @@ final class PooledPushPromiseFrame extends HeaderBlockFrame implements Http2Push
         return this;
     }
 
+    /** Netty's format for this frame type; a released frame prints as such and never throws. */
     @Override
     public String toString() {
-        return StringUtil.simpleClassName(this) + "(stream=" + streamId + ", promisedStreamId=" + promisedStreamId
-                + ", headers=" + headers + ", padding=" + padding + ')';
+        if (refCnt() == 0) {
+            return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
+        }
+        return StringUtil.simpleClassName(this) + "{pushStreamFrame=" + (pushStream() != null ? pushStream() : promisedStreamId())
+                + ", http2Headers=" + http2Headers() + ", streamFrame=" + (stream() != null ? stream() : streamId()) + ", padding=" + padding() + '}';
     }
 }

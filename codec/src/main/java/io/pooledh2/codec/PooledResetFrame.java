@@ -7,6 +7,8 @@ import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.handler.codec.http2.Http2ResetFrame;
 import io.netty.util.Recycler;
 import io.netty.util.internal.StringUtil;
+import java.util.Objects;
+import io.netty.handler.codec.http2.Http2FrameStream;
 
 /** RST_STREAM. */
 final class PooledResetFrame extends StreamFrame implements Http2ResetFrame {
@@ -47,8 +49,35 @@ final class PooledResetFrame extends StreamFrame implements Http2ResetFrame {
         return errorCode;
     }
 
+    /**
+     * Equal to another pooled frame of this type with the same values: the fields {@code DefaultHttp2ResetFrame}
+     * compares (stream, errorCode), and the stream id. Netty's frame equals only frames of its own class, so neither
+     * equals the other. In paranoid mode a released frame throws {@code IllegalReferenceCountException}.
+     */
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof PooledResetFrame)) {
+            return false;
+        }
+        PooledResetFrame other = (PooledResetFrame) o;
+        return Objects.equals(stream(), other.stream()) && streamId() == other.streamId()
+                && errorCode() == other.errorCode();
+    }
+
+    @Override
+    public int hashCode() {
+        Http2FrameStream stream = stream();
+        int hash = stream == null ? streamId() : stream.hashCode();
+        hash = hash * 31 + Long.hashCode(errorCode());
+        return hash;
+    }
+
+    /** Netty's format for this frame type; a released frame prints as such and never throws. */
     @Override
     public String toString() {
-        return StringUtil.simpleClassName(this) + "(stream=" + streamId + ", errorCode=" + errorCode + ')';
+        if (refCnt() == 0) {
+            return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
+        }
+        return StringUtil.simpleClassName(this) + "(stream=" + (stream() != null ? stream() : streamId()) + ", errorCode=" + errorCode() + ')';
     }
 }

@@ -33,6 +33,7 @@ final class PooledSettingsAckFrame extends PooledFrame implements Http2SettingsA
         return "SETTINGS(ACK)";
     }
 
+    /** Netty's format. Compared by identity, as Netty's. */
     @Override
     public String toString() {
         return StringUtil.simpleClassName(this);

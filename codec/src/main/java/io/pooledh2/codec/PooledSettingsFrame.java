@@ -88,8 +88,30 @@ final class PooledSettingsFrame extends PooledFrame implements Http2SettingsFram
         return settings;
     }
 
+    /**
+     * As {@code DefaultHttp2SettingsFrame}: equal to any {@link Http2SettingsFrame}, Netty's included, with equal
+     * settings, so that the answer is the same from both sides. In paranoid mode a released frame throws
+     * {@code IllegalReferenceCountException}.
+     */
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof Http2SettingsFrame)) {
+            return false;
+        }
+        return settings().equals(((Http2SettingsFrame) o).settings());
+    }
+
+    @Override
+    public int hashCode() {
+        return settings().hashCode();
+    }
+
+    /** Netty's format for this frame type; a released frame prints as such and never throws. */
     @Override
     public String toString() {
-        return StringUtil.simpleClassName(this) + "(settings=" + settings + ')';
+        if (refCnt() == 0) {
+            return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
+        }
+        return StringUtil.simpleClassName(this) + "(settings=" + settings() + ')';
     }
 }

@@ -11,6 +11,7 @@ import io.netty.handler.codec.http2.Http2UnknownFrame;
 import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.util.Recycler;
 import io.netty.util.internal.StringUtil;
+import java.util.Objects;
 
 /**
  * A frame of a type this reader does not know (an extension): type, flags and payload as received. The
@@ -118,9 +119,40 @@ final class PooledUnknownFrame extends StreamFrame implements Http2UnknownFrame 
         return this;
     }
 
+    /**
+     * Equal to another pooled frame of this type with the same values: the fields {@code DefaultHttp2UnknownFrame}
+     * compares (stream, flags, frameType, content), and the stream id. Netty's frame equals only frames of its own
+     * class, so neither equals the other. In paranoid mode a released frame throws {@code
+     * IllegalReferenceCountException}.
+     */
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof PooledUnknownFrame)) {
+            return false;
+        }
+        PooledUnknownFrame other = (PooledUnknownFrame) o;
+        return Objects.equals(stream(), other.stream()) && streamId() == other.streamId()
+                && frameType() == other.frameType() && flags().equals(other.flags())
+                && content().equals(other.content());
+    }
+
+    @Override
+    public int hashCode() {
+        Http2FrameStream stream = stream();
+        int hash = stream == null ? streamId() : stream.hashCode();
+        hash = hash * 31 + frameType();
+        hash = hash * 31 + flags().hashCode();
+        hash = hash * 31 + content().hashCode();
+        return hash;
+    }
+
+    /** Netty's format for this frame type; a released frame prints as such and never throws. */
     @Override
     public String toString() {
-        return StringUtil.simpleClassName(this) + "(frameType=" + frameType + ", stream=" + streamId
-                + ", flags=" + flags + ", content=" + payload + ')';
+        if (refCnt() == 0) {
+            return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
+        }
+        return StringUtil.simpleClassName(this) + "(frameType=" + frameType() + ", stream=" + (stream() != null ? stream() : streamId())
+                + ", flags=" + flags() + ", content=" + content() + ')';
     }
 }

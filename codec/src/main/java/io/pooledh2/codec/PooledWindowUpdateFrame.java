@@ -7,6 +7,8 @@ import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.handler.codec.http2.Http2WindowUpdateFrame;
 import io.netty.util.Recycler;
 import io.netty.util.internal.StringUtil;
+import java.util.Objects;
+import io.netty.handler.codec.http2.Http2FrameStream;
 
 /** WINDOW_UPDATE, for a stream or (stream 0) the connection. */
 final class PooledWindowUpdateFrame extends StreamFrame implements Http2WindowUpdateFrame {
@@ -47,9 +49,35 @@ final class PooledWindowUpdateFrame extends StreamFrame implements Http2WindowUp
         return windowSizeIncrement;
     }
 
+    /**
+     * As {@code DefaultHttp2WindowUpdateFrame}, which inherits the comparison of {@code AbstractHttp2StreamFrame}:
+     * equal to a WINDOW_UPDATE frame, Netty's included, of the same {@link Http2FrameStream}; the increment is
+     * not compared, by Netty either. So the answer is the same from both sides. (Netty's frame also equals other
+     * stream frames of that stream; this one stays within WINDOW_UPDATE.) Frames without a stream (the reader's
+     * own API) are then all equal, as Netty's are. In paranoid mode a released frame throws
+     * {@code IllegalReferenceCountException}.
+     */
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof Http2WindowUpdateFrame)) {
+            return false;
+        }
+        return Objects.equals(stream(), ((Http2WindowUpdateFrame) o).stream());
+    }
+
+    @Override
+    public int hashCode() {
+        Http2FrameStream stream = stream();
+        return stream == null ? 0 : stream.hashCode();
+    }
+
+    /** Netty's format for this frame type; a released frame prints as such and never throws. */
     @Override
     public String toString() {
-        return StringUtil.simpleClassName(this) + "(stream=" + streamId + ", windowSizeIncrement="
-                + windowSizeIncrement + ')';
+        if (refCnt() == 0) {
+            return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
+        }
+        return StringUtil.simpleClassName(this) + "(stream=" + (stream() != null ? stream() : streamId()) + ", windowUpdateIncrement="
+                + windowSizeIncrement() + ')';
     }
 }

@@ -72,7 +72,7 @@ class RandomizedDifferentialTest {
     }
 
     /** Mostly the pooled reader as constructed; now and then one of its switches. */
-    private static Variant pooledVariant(Random random, Mode mode) {
+    static Variant pooledVariant(Random random, Mode mode) {
         switch (random.nextInt(8)) {
             case 0:
                 return Variant.POOLED_PARANOID;
@@ -86,7 +86,7 @@ class RandomizedDifferentialTest {
     }
 
     /** Null when the readers agree (and the pooled one threw nothing unexpected). */
-    private static String difference(ReaderCase readerCase, Variant variant, Mode mode) {
+    static String difference(ReaderCase readerCase, Variant variant, Mode mode) {
         String stock = Differential.run(readerCase, Variant.STOCK, mode);
         String pooled = Differential.run(readerCase, variant, mode);
         String difference = Differential.firstDifference(stock, pooled);
@@ -97,7 +97,7 @@ class RandomizedDifferentialTest {
         return difference;
     }
 
-    private static String report(long seed, int index, long caseSeed, Variant variant, ReaderCase readerCase,
+    static String report(long seed, int index, long caseSeed, Variant variant, ReaderCase readerCase,
                                  Mode mode, String difference) {
         ReaderCase shrunk = shrink(readerCase, variant, mode);
         Mode simpler = simplerMode(shrunk, variant, mode);

@@ -19,7 +19,8 @@ import io.netty.handler.codec.http.HttpVersion;
 
 /**
  * Answers an HTTP/1.1 request that did not ask to upgrade (or a TLS client that chose http/1.1): this server
- * speaks HTTP/2 only, so it says how to reach it, with 505, and closes the connection.
+ * speaks HTTP/2 only, so it says how to reach it, with 505, and closes the connection. Bytes that are not an
+ * HTTP/1.1 request either (an invalid connection preface) close the connection with no answer.
  */
 final class Http1FallbackHandler extends SimpleChannelInboundHandler<HttpObject> {
 
@@ -30,6 +31,13 @@ final class Http1FallbackHandler extends SimpleChannelInboundHandler<HttpObject>
     protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
         if (!(msg instanceof HttpRequest)) {
             return; // the request's body, if any: ignored (and released by SimpleChannelInboundHandler)
+        }
+        if (msg.decoderResult().isFailure()) {
+            // Neither the HTTP/2 preface nor an HTTP/1.1 request (RFC 9113 3.4: an invalid preface is a
+            // connection error): the peer may be an HTTP/2 client that would read any answer as a frame, so
+            // the connection is closed without one.
+            ctx.close();
+            return;
         }
         ByteBuf body = ByteBufUtil.writeAscii(ctx.alloc(), MESSAGE);
         FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,

@@ -91,6 +91,22 @@ class ServerProtocolsTest {
         }
     }
 
+    /** h2spec 3.5/2: bytes that are neither the preface nor HTTP/1.1 close the connection, with no answer. */
+    @Test
+    void invalidConnectionPrefaceClosesTheConnectionWithoutAnswer() throws Exception {
+        ExampleServer server = new ExampleServer(new ServerOptions().port(0)).start();
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port())) {
+            socket.setSoTimeout((int) TIMEOUT.toMillis());
+            socket.getOutputStream().write(
+                    "INVALID CONNECTION PREFACE\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            // A read that times out fails the test; the server must close, having written nothing.
+            assertEquals(-1, socket.getInputStream().read());
+        } finally {
+            server.stop();
+        }
+    }
+
     /** The server's certificate is self-signed and made at start: the test trusts whatever it presents. */
     private static final class TrustAll implements X509TrustManager {
         @Override

@@ -1,0 +1,313 @@
+/*
+ * Copyright 2026 The pooledh2 authors. Licensed under the Apache License, version 2.0.
+ */
+package io.pooledh2.codec;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http2.Http2Connection;
+import io.netty.handler.codec.http2.Http2ConnectionAdapter;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2Flags;
+import io.netty.handler.codec.http2.Http2FrameListener;
+import io.netty.handler.codec.http2.Http2FrameReader;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2Stream;
+
+import static io.netty.handler.codec.http2.Http2Error.PROTOCOL_ERROR;
+import static io.netty.handler.codec.http2.Http2Error.STREAM_CLOSED;
+import static io.netty.handler.codec.http2.Http2Exception.connectionError;
+import static io.netty.handler.codec.http2.Http2Exception.streamError;
+
+/**
+ * The stream-state rules of RFC 9113 section 5.1 that Netty's {@code DefaultHttp2ConnectionDecoder} leaves out,
+ * checked between the frame reader and the decoder. Netty forgets a stream once it is closed, so for a HEADERS
+ * frame on a stream id it no longer knows it cannot tell a closed stream from one that never opened and answers
+ * both with the milder RST_STREAM(STREAM_CLOSED). This decorator remembers the last {@value #WINDOW} stream ids
+ * of streams the peer opens (odd ids on a server, even on a client), and for those it applies the RFC:
+ * <ul>
+ *   <li>HEADERS opening a stream whose id is lower than one the peer already used (the id was skipped):
+ *       connection error PROTOCOL_ERROR (section 5.1.1);</li>
+ *   <li>HEADERS or DATA on a stream after the peer ended it (END_STREAM) and it closed: connection error
+ *       STREAM_CLOSED (section 5.1, "closed");</li>
+ *   <li>HEADERS on a stream the peer ended that is still half-closed (remote): stream error STREAM_CLOSED
+ *       (section 5.1, "half-closed (remote)"; Netty says PROTOCOL_ERROR when END_STREAM is not set).</li>
+ * </ul>
+ * Everything else goes to the decoder unchanged. In particular frames on a stream this endpoint reset are left
+ * to Netty, which ignores them as the RFC requires; trailers (HEADERS before the peer ended the stream) pass;
+ * ids older than the window, and streams above the last one announced in a GOAWAY this endpoint sent, are
+ * Netty's as before, and so are streams this end opened. The checks allocate nothing per frame; a connection
+ * pays 256 bytes for the window once its first stream opens.
+ */
+final class StreamStateChecks implements Http2FrameReader {
+
+    /** How many of the peer's most recent stream ids are remembered: two bits each. */
+    static final int WINDOW = 1024;
+    private static final int WORDS = WINDOW / Long.SIZE;
+
+    private final Http2FrameReader reader;
+    private final Http2Connection connection;
+    /** Per remembered id (id / 2 modulo WINDOW): the peer opened or tried to open it. */
+    private long[] opened;
+    /** Per remembered id: the peer ended it with END_STREAM and this endpoint did not reset it. */
+    private long[] ended;
+    /** id / 2 of the highest stream id the peer used, -1 before the first. */
+    private int highestIndex = -1;
+
+    private Http2FrameListener decoderListener;
+    private Http2FrameListener checkingListener;
+
+    StreamStateChecks(Http2FrameReader reader, Http2Connection connection) {
+        this.reader = reader;
+        this.connection = connection;
+        // Streams opened other than by a HEADERS frame (the h2c upgrade's stream 1, a promised stream) and
+        // streams that end in a way the frames alone do not show (created half-closed, reset) are learnt here.
+        connection.addListener(new Http2ConnectionAdapter() {
+            @Override
+            public void onStreamAdded(Http2Stream stream) {
+                if (isRemote(stream.id())) {
+                    markOpened(stream.id());
+                }
+            }
+
+            @Override
+            public void onStreamActive(Http2Stream stream) {
+                if (isRemote(stream.id()) && stream.state() == Http2Stream.State.HALF_CLOSED_REMOTE) {
+                    markEnded(stream.id(), true);
+                }
+            }
+
+            @Override
+            public void onStreamClosed(Http2Stream stream) {
+                if (isRemote(stream.id()) && stream.isResetSent()) {
+                    // RFC 9113 5.1: frames on a stream this endpoint reset are ignored, as Netty does.
+                    markEnded(stream.id(), false);
+                }
+            }
+        });
+    }
+
+    @Override
+    public void readFrame(ChannelHandlerContext ctx, ByteBuf input, Http2FrameListener listener)
+            throws Http2Exception {
+        // The decoder passes one listener before the preface and another after: one wrapper for each, not per call.
+        if (listener != decoderListener) {
+            decoderListener = listener;
+            checkingListener = new CheckingListener(listener);
+        }
+        reader.readFrame(ctx, input, checkingListener);
+    }
+
+    @Override
+    public Configuration configuration() {
+        return reader.configuration();
+    }
+
+    @Override
+    public void close() {
+        reader.close();
+    }
+
+    private boolean isRemote(int streamId) {
+        return streamId > 0 && connection.remote().isValidStreamId(streamId);
+    }
+
+    /** Whether the id is one whose state this class knows: the peer's, inside the window, under any GOAWAY. */
+    private boolean remembered(int streamId) {
+        if (!isRemote(streamId) || opened == null) {
+            return false;
+        }
+        int index = streamId >>> 1;
+        if (index > highestIndex || index <= highestIndex - WINDOW) {
+            return false;
+        }
+        // Netty ignores frames of streams created after the GOAWAY it sent; so does this class.
+        return !connection.goAwaySent() || streamId <= connection.remote().lastStreamKnownByPeer();
+    }
+
+    private void markOpened(int streamId) {
+        int index = streamId >>> 1;
+        if (opened == null) {
+            // Only connections that see streams pay for the window.
+            opened = new long[WORDS];
+            ended = new long[WORDS];
+        }
+        if (index > highestIndex) {
+            // Slots between the old highest and this id are reused: they now stand for ids never opened.
+            long from = Math.max((long) highestIndex + 1, (long) index - WINDOW + 1);
+            for (long i = from; i < index; i++) {
+                clear(opened, (int) i);
+                clear(ended, (int) i);
+            }
+            clear(ended, index);
+            highestIndex = index;
+        } else if (index <= highestIndex - WINDOW) {
+            return;
+        }
+        set(opened, index);
+    }
+
+    private void markEnded(int streamId, boolean value) {
+        int index = streamId >>> 1;
+        if (opened == null || index > highestIndex || index <= highestIndex - WINDOW) {
+            return;
+        }
+        if (value) {
+            set(ended, index);
+        } else {
+            clear(ended, index);
+        }
+    }
+
+    private static void set(long[] bits, int index) {
+        int slot = index & (WINDOW - 1);
+        bits[slot >>> 6] |= 1L << slot;
+    }
+
+    private static void clear(long[] bits, int index) {
+        int slot = index & (WINDOW - 1);
+        bits[slot >>> 6] &= ~(1L << slot);
+    }
+
+    private static boolean get(long[] bits, int index) {
+        int slot = index & (WINDOW - 1);
+        return (bits[slot >>> 6] & 1L << slot) != 0;
+    }
+
+    private void checkHeaders(int streamId) throws Http2Exception {
+        if (!remembered(streamId)) {
+            if (isRemote(streamId) && connection.stream(streamId) == null
+                    && !connection.streamMayHaveExisted(streamId)) {
+                // A new stream: remembered from now on, also if the decoder refuses it.
+                markOpened(streamId);
+            }
+            return;
+        }
+        int index = streamId >>> 1;
+        Http2Stream stream = connection.stream(streamId);
+        if (!get(opened, index)) {
+            throw connectionError(PROTOCOL_ERROR,
+                    "Stream %d opened after a higher stream id was already used", streamId);
+        }
+        if (!get(ended, index)) {
+            return; // Trailers, a reset stream, or one Netty decides about.
+        }
+        if (stream != null && stream.state() == Http2Stream.State.HALF_CLOSED_REMOTE && !stream.isResetSent()) {
+            throw streamError(streamId, STREAM_CLOSED, "HEADERS on half-closed (remote) stream %d", streamId);
+        }
+        if (stream == null || stream.state() == Http2Stream.State.CLOSED) {
+            throw connectionError(STREAM_CLOSED, "HEADERS on stream %d after its END_STREAM", streamId);
+        }
+    }
+
+    private void checkData(int streamId) throws Http2Exception {
+        if (!remembered(streamId) || !get(ended, streamId >>> 1)) {
+            return;
+        }
+        Http2Stream stream = connection.stream(streamId);
+        // Half-closed (remote) DATA is Netty's stream error STREAM_CLOSED already.
+        if (stream == null || stream.state() == Http2Stream.State.CLOSED) {
+            throw connectionError(STREAM_CLOSED, "DATA on stream %d after its END_STREAM", streamId);
+        }
+    }
+
+    private void endOfStream(int streamId, boolean endOfStream) {
+        if (endOfStream && isRemote(streamId)) {
+            Http2Stream stream = connection.stream(streamId);
+            if (stream == null || !stream.isResetSent()) {
+                markEnded(streamId, true);
+            }
+        }
+    }
+
+    /** Checks each frame against the stream's state, then hands it to the decoder. */
+    private final class CheckingListener implements Http2FrameListener {
+        private final Http2FrameListener decoder;
+
+        CheckingListener(Http2FrameListener decoder) {
+            this.decoder = decoder;
+        }
+
+        @Override
+        public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream)
+                throws Http2Exception {
+            checkData(streamId);
+            int processed = decoder.onDataRead(ctx, streamId, data, padding, endOfStream);
+            endOfStream(streamId, endOfStream);
+            return processed;
+        }
+
+        @Override
+        public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding,
+                                  boolean endOfStream) throws Http2Exception {
+            checkHeaders(streamId);
+            decoder.onHeadersRead(ctx, streamId, headers, padding, endOfStream);
+            endOfStream(streamId, endOfStream);
+        }
+
+        @Override
+        public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int streamDependency,
+                                  short weight, boolean exclusive, int padding, boolean endOfStream)
+                throws Http2Exception {
+            checkHeaders(streamId);
+            decoder.onHeadersRead(ctx, streamId, headers, streamDependency, weight, exclusive, padding, endOfStream);
+            endOfStream(streamId, endOfStream);
+        }
+
+        @Override
+        public void onPriorityRead(ChannelHandlerContext ctx, int streamId, int streamDependency, short weight,
+                                   boolean exclusive) throws Http2Exception {
+            decoder.onPriorityRead(ctx, streamId, streamDependency, weight, exclusive);
+        }
+
+        @Override
+        public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) throws Http2Exception {
+            decoder.onRstStreamRead(ctx, streamId, errorCode);
+        }
+
+        @Override
+        public void onSettingsAckRead(ChannelHandlerContext ctx) throws Http2Exception {
+            decoder.onSettingsAckRead(ctx);
+        }
+
+        @Override
+        public void onSettingsRead(ChannelHandlerContext ctx, Http2Settings settings) throws Http2Exception {
+            decoder.onSettingsRead(ctx, settings);
+        }
+
+        @Override
+        public void onPingRead(ChannelHandlerContext ctx, long data) throws Http2Exception {
+            decoder.onPingRead(ctx, data);
+        }
+
+        @Override
+        public void onPingAckRead(ChannelHandlerContext ctx, long data) throws Http2Exception {
+            decoder.onPingAckRead(ctx, data);
+        }
+
+        @Override
+        public void onPushPromiseRead(ChannelHandlerContext ctx, int streamId, int promisedStreamId,
+                                      Http2Headers headers, int padding) throws Http2Exception {
+            decoder.onPushPromiseRead(ctx, streamId, promisedStreamId, headers, padding);
+        }
+
+        @Override
+        public void onGoAwayRead(ChannelHandlerContext ctx, int lastStreamId, long errorCode, ByteBuf debugData)
+                throws Http2Exception {
+            decoder.onGoAwayRead(ctx, lastStreamId, errorCode, debugData);
+        }
+
+        @Override
+        public void onWindowUpdateRead(ChannelHandlerContext ctx, int streamId, int windowSizeIncrement)
+                throws Http2Exception {
+            decoder.onWindowUpdateRead(ctx, streamId, windowSizeIncrement);
+        }
+
+        @Override
+        public void onUnknownFrame(ChannelHandlerContext ctx, byte frameType, int streamId, Http2Flags flags,
+                                   ByteBuf payload) throws Http2Exception {
+            decoder.onUnknownFrame(ctx, frameType, streamId, flags, payload);
+        }
+    }
+}

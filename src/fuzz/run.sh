@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The long differential fuzz: random HTTP/2 frame sequences, valid and mutated, read by Netty's
+# DefaultHttp2FrameReader and by PooledHttp2FrameReader (random deliveries, buffer kinds, paranoid / no-reuse /
+# keeps-nothing variants) with fresh seeds for a time budget; the listener transcripts must match. The cases are
+# RandomizedDifferentialTest's (codec/src/test), run by its main class DifferentialFuzz.
+#
+#   src/fuzz/run.sh MINUTES                 fresh seeds for MINUTES (decimals allowed: 0.33 is 20 s)
+#   src/fuzz/run.sh --seed S [--cases N]    replays seed S, its first N cases (as printed with a divergence)
+#
+# Prints inputs per second, divergences and leaks every 10 s and at the end, with the seed of every divergence
+# and the seeds run before any leak report. Exits 1 on any divergence or leak. Runs under paranoid leak
+# detection (FUZZ_LEAK_LEVEL to change it); JAVA_OPTS adds JVM options. Builds the codec's test classes first.
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+if [ $# -eq 0 ]; then
+  sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'
+  exit 2
+fi
+if [ "$1" = "--seed" ]; then
+  args=("$@")
+else
+  args=(--minutes "$1")
+fi
+
+out=$root/codec/target/fuzz
+mkdir -p "$out"
+echo "fuzz: building the codec's test classes"
+if ! (cd "$root" && mvn -B -q -pl codec test-compile dependency:build-classpath \
+      -Dmdep.outputFile="$out/classpath.txt" -Dmdep.includeScope=test > "$out/build.log" 2>&1); then
+  cat "$out/build.log"
+  exit 1
+fi
+
+exec java ${JAVA_OPTS:-} -Dio.netty.leakDetection.level="${FUZZ_LEAK_LEVEL:-paranoid}" \
+  -cp "$root/codec/target/test-classes:$root/codec/target/classes:$(cat "$out/classpath.txt")" \
+  io.pooledh2.codec.DifferentialFuzz "${args[@]}"
