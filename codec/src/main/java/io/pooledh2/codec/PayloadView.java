@@ -30,7 +30,13 @@ import java.nio.channels.ScatteringByteChannel;
 final class PayloadView extends AbstractByteBuf {
 
     private final PooledFrame frame;
+    /** The reader's input: retained and released for the view, as its count says. */
     private ByteBuf input;
+    /**
+     * Where reads and writes go: the input, or the buffer a leak detector's wrapper wraps (same indexes), so that
+     * advanced and paranoid leak detection record one access per frame, not one per byte read through the view.
+     */
+    private ByteBuf bytes;
     /** Where the payload starts in {@link #input}. */
     private int offset;
     private int length;
@@ -45,7 +51,9 @@ final class PayloadView extends AbstractByteBuf {
     /** Points the view at {@code length} bytes of {@code input} from {@code index}; retains the input if asked. */
     void target(ByteBuf input, int index, int length, boolean retainInput) {
         if (this.input != input) {
-            this.input = input;  // a reference store costs a GC barrier: skipped for the same input
+            // A reference store costs a GC barrier: skipped for the same input.
+            this.input = input;
+            bytes = leakAwareWrapper(input) ? input.unwrap() : input;
         }
         offset = index;
         this.length = length;
@@ -62,6 +70,13 @@ final class PayloadView extends AbstractByteBuf {
     /** Forgets the input, between reads: a view kept for reuse holds no buffer. */
     void untarget() {
         input = null;
+        bytes = null;
+    }
+
+    /** Netty's leak-detection wrappers: they record every access, and unwrap to a buffer with the same indexes. */
+    private static boolean leakAwareWrapper(ByteBuf input) {
+        return input.getClass().getName().startsWith("io.netty.buffer.") && input.getClass().getSimpleName()
+                .contains("LeakAware");
     }
 
     /** The frame outlives the callback: from now on the view keeps the input alive itself. */
@@ -159,43 +174,43 @@ final class PayloadView extends AbstractByteBuf {
 
     @Override
     public boolean isContiguous() {
-        return input.isContiguous();
+        return bytes.isContiguous();
     }
 
     @Override
     public boolean hasArray() {
-        return input.hasArray();
+        return bytes.hasArray();
     }
 
     @Override
     public byte[] array() {
-        return input.array();
+        return bytes.array();
     }
 
     @Override
     public int arrayOffset() {
-        return input.arrayOffset() + offset;
+        return bytes.arrayOffset() + offset;
     }
 
     @Override
     public boolean hasMemoryAddress() {
-        return input.hasMemoryAddress();
+        return bytes.hasMemoryAddress();
     }
 
     @Override
     public long memoryAddress() {
-        return input.memoryAddress() + offset;
+        return bytes.memoryAddress() + offset;
     }
 
     @Override
     public int nioBufferCount() {
-        return input.nioBufferCount();
+        return bytes.nioBufferCount();
     }
 
     @Override
     public ByteBuffer nioBuffer(int index, int length) {
         checkIndex(index, length);
-        return input.nioBuffer(index + offset, length);
+        return bytes.nioBuffer(index + offset, length);
     }
 
     @Override
@@ -206,13 +221,13 @@ final class PayloadView extends AbstractByteBuf {
     @Override
     public ByteBuffer[] nioBuffers(int index, int length) {
         checkIndex(index, length);
-        return input.nioBuffers(index + offset, length);
+        return bytes.nioBuffers(index + offset, length);
     }
 
     @Override
     public ByteBuf copy(int index, int length) {
         checkIndex(index, length);
-        return input.copy(index + offset, length);
+        return bytes.copy(index + offset, length);
     }
 
     // Bulk transfers: bounds checked here, then done by the input at the shifted index.
@@ -220,171 +235,171 @@ final class PayloadView extends AbstractByteBuf {
     @Override
     public ByteBuf getBytes(int index, ByteBuf dst, int dstIndex, int length) {
         checkIndex(index, length);
-        input.getBytes(index + offset, dst, dstIndex, length);
+        bytes.getBytes(index + offset, dst, dstIndex, length);
         return this;
     }
 
     @Override
     public ByteBuf getBytes(int index, byte[] dst, int dstIndex, int length) {
         checkIndex(index, length);
-        input.getBytes(index + offset, dst, dstIndex, length);
+        bytes.getBytes(index + offset, dst, dstIndex, length);
         return this;
     }
 
     @Override
     public ByteBuf getBytes(int index, ByteBuffer dst) {
         checkIndex(index, dst.remaining());
-        input.getBytes(index + offset, dst);
+        bytes.getBytes(index + offset, dst);
         return this;
     }
 
     @Override
     public ByteBuf getBytes(int index, OutputStream out, int length) throws IOException {
         checkIndex(index, length);
-        input.getBytes(index + offset, out, length);
+        bytes.getBytes(index + offset, out, length);
         return this;
     }
 
     @Override
     public int getBytes(int index, GatheringByteChannel out, int length) throws IOException {
         checkIndex(index, length);
-        return input.getBytes(index + offset, out, length);
+        return bytes.getBytes(index + offset, out, length);
     }
 
     @Override
     public int getBytes(int index, FileChannel out, long position, int length) throws IOException {
         checkIndex(index, length);
-        return input.getBytes(index + offset, out, position, length);
+        return bytes.getBytes(index + offset, out, position, length);
     }
 
     @Override
     public ByteBuf setBytes(int index, ByteBuf src, int srcIndex, int length) {
         checkIndex(index, length);
-        input.setBytes(index + offset, src, srcIndex, length);
+        bytes.setBytes(index + offset, src, srcIndex, length);
         return this;
     }
 
     @Override
     public ByteBuf setBytes(int index, byte[] src, int srcIndex, int length) {
         checkIndex(index, length);
-        input.setBytes(index + offset, src, srcIndex, length);
+        bytes.setBytes(index + offset, src, srcIndex, length);
         return this;
     }
 
     @Override
     public ByteBuf setBytes(int index, ByteBuffer src) {
         checkIndex(index, src.remaining());
-        input.setBytes(index + offset, src);
+        bytes.setBytes(index + offset, src);
         return this;
     }
 
     @Override
     public int setBytes(int index, InputStream in, int length) throws IOException {
         checkIndex(index, length);
-        return input.setBytes(index + offset, in, length);
+        return bytes.setBytes(index + offset, in, length);
     }
 
     @Override
     public int setBytes(int index, ScatteringByteChannel in, int length) throws IOException {
         checkIndex(index, length);
-        return input.setBytes(index + offset, in, length);
+        return bytes.setBytes(index + offset, in, length);
     }
 
     @Override
     public int setBytes(int index, FileChannel in, long position, int length) throws IOException {
         checkIndex(index, length);
-        return input.setBytes(index + offset, in, position, length);
+        return bytes.setBytes(index + offset, in, position, length);
     }
 
     // Single values: AbstractByteBuf has checked the index against this view already.
 
     @Override
     protected byte _getByte(int index) {
-        return input.getByte(index + offset);
+        return bytes.getByte(index + offset);
     }
 
     @Override
     protected short _getShort(int index) {
-        return input.getShort(index + offset);
+        return bytes.getShort(index + offset);
     }
 
     @Override
     protected short _getShortLE(int index) {
-        return input.getShortLE(index + offset);
+        return bytes.getShortLE(index + offset);
     }
 
     @Override
     protected int _getUnsignedMedium(int index) {
-        return input.getUnsignedMedium(index + offset);
+        return bytes.getUnsignedMedium(index + offset);
     }
 
     @Override
     protected int _getUnsignedMediumLE(int index) {
-        return input.getUnsignedMediumLE(index + offset);
+        return bytes.getUnsignedMediumLE(index + offset);
     }
 
     @Override
     protected int _getInt(int index) {
-        return input.getInt(index + offset);
+        return bytes.getInt(index + offset);
     }
 
     @Override
     protected int _getIntLE(int index) {
-        return input.getIntLE(index + offset);
+        return bytes.getIntLE(index + offset);
     }
 
     @Override
     protected long _getLong(int index) {
-        return input.getLong(index + offset);
+        return bytes.getLong(index + offset);
     }
 
     @Override
     protected long _getLongLE(int index) {
-        return input.getLongLE(index + offset);
+        return bytes.getLongLE(index + offset);
     }
 
     @Override
     protected void _setByte(int index, int value) {
-        input.setByte(index + offset, value);
+        bytes.setByte(index + offset, value);
     }
 
     @Override
     protected void _setShort(int index, int value) {
-        input.setShort(index + offset, value);
+        bytes.setShort(index + offset, value);
     }
 
     @Override
     protected void _setShortLE(int index, int value) {
-        input.setShortLE(index + offset, value);
+        bytes.setShortLE(index + offset, value);
     }
 
     @Override
     protected void _setMedium(int index, int value) {
-        input.setMedium(index + offset, value);
+        bytes.setMedium(index + offset, value);
     }
 
     @Override
     protected void _setMediumLE(int index, int value) {
-        input.setMediumLE(index + offset, value);
+        bytes.setMediumLE(index + offset, value);
     }
 
     @Override
     protected void _setInt(int index, int value) {
-        input.setInt(index + offset, value);
+        bytes.setInt(index + offset, value);
     }
 
     @Override
     protected void _setIntLE(int index, int value) {
-        input.setIntLE(index + offset, value);
+        bytes.setIntLE(index + offset, value);
     }
 
     @Override
     protected void _setLong(int index, long value) {
-        input.setLong(index + offset, value);
+        bytes.setLong(index + offset, value);
     }
 
     @Override
     protected void _setLongLE(int index, long value) {
-        input.setLongLE(index + offset, value);
+        bytes.setLongLE(index + offset, value);
     }
 }

@@ -30,7 +30,13 @@ class ServerShutdownTest {
                 .route(Route.DOWNLOAD).downloadSize(8 * 1024 * 1024).progress(false);
         try (LoadClient client = LoadClient.connect(options)) {
             CompletableFuture<LoadResult> downloads = CompletableFuture.supplyAsync(() -> client.run(null));
-            Thread.sleep(50); // the four streams are open and their responses under way
+            // Stop only once the server has all four streams: a request still unsent when the GOAWAY comes is
+            // (rightly) not served, which is not what this test is about.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (server.activeStreams() < 4 && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertEquals(4, server.activeStreams(), "the four downloads are under way");
             CompletableFuture<Void> stopped = CompletableFuture.runAsync(server::stop);
             LoadResult inFlight = downloads.get(60, TimeUnit.SECONDS);
             assertEquals(0, inFlight.errors(), inFlight.summary());

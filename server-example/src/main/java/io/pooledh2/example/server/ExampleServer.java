@@ -14,6 +14,7 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http2.Http2ConnectionHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutor;
@@ -142,6 +143,19 @@ public final class ExampleServer {
             }
         }
         return threads;
+    }
+
+    /** The HTTP/2 streams open on all connections now, counted on each connection's event loop (for tests). */
+    public int activeStreams() {
+        int active = 0;
+        for (Channel channel : connections) {
+            Http2ConnectionHandler handler = channel.pipeline().get(Http2ConnectionHandler.class);
+            if (handler != null) {
+                active += channel.eventLoop().submit(() -> handler.connection().numActiveStreams())
+                        .syncUninterruptibly().getNow();
+            }
+        }
+        return active;
     }
 
     /**
