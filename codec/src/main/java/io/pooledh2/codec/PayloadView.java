@@ -33,13 +33,17 @@ final class PayloadView extends AbstractByteBuf {
     /** The reader's input: retained and released for the view, as its count says. */
     private ByteBuf input;
     /**
-     * Where reads and writes go: the input, or the buffer a leak detector's wrapper wraps (same indexes), so that
-     * advanced and paranoid leak detection record one access per frame, not one per byte read through the view.
+     * Null, or when the input is a leak detector's wrapper, the buffer it wraps (same indexes): reads and writes go
+     * there, so that advanced and paranoid leak detection record one access per frame, not one per byte read
+     * through the view. Null in the usual case, so that pointing the view at a new input stores one reference.
      */
-    private ByteBuf bytes;
+    private ByteBuf unwrapped;
     /** Where the payload starts in {@link #input}. */
     private int offset;
     private int length;
+    /** The input class last looked at, and whether it is a leak-detection wrapper: the check is by name. */
+    private Class<?> checkedClass;
+    private boolean checkedLeakAware;
     /** Whether this view holds a reference to {@link #input}, given back on the frame's last release. */
     private boolean inputRetained;
 
@@ -53,14 +57,25 @@ final class PayloadView extends AbstractByteBuf {
         if (this.input != input) {
             // A reference store costs a GC barrier: skipped for the same input.
             this.input = input;
-            bytes = leakAwareWrapper(input) ? input.unwrap() : input;
+            Class<?> inputClass = input.getClass();
+            if (inputClass != checkedClass) {
+                checkedClass = inputClass;
+                checkedLeakAware = leakAwareWrapper(inputClass);
+            }
+            if (checkedLeakAware) {
+                unwrapped = input.unwrap();
+            } else if (unwrapped != null) {
+                unwrapped = null;
+            }
         }
         offset = index;
         this.length = length;
         maxCapacity(length);
-        setIndex(0, length);
+        // Indexes and marks as on a new slice: marks at 0, all bytes readable.
+        clear();
         markReaderIndex();
         markWriterIndex();
+        writerIndex(length);
         if (retainInput) {
             input.retain();
         }
@@ -70,13 +85,13 @@ final class PayloadView extends AbstractByteBuf {
     /** Forgets the input, between reads: a view kept for reuse holds no buffer. */
     void untarget() {
         input = null;
-        bytes = null;
+        unwrapped = null;
     }
 
     /** Netty's leak-detection wrappers: they record every access, and unwrap to a buffer with the same indexes. */
-    private static boolean leakAwareWrapper(ByteBuf input) {
-        return input.getClass().getName().startsWith("io.netty.buffer.") && input.getClass().getSimpleName()
-                .contains("LeakAware");
+    private static boolean leakAwareWrapper(Class<?> inputClass) {
+        String name = inputClass.getName();
+        return name.startsWith("io.netty.buffer.") && name.contains("LeakAware");
     }
 
     /** The frame outlives the callback: from now on the view keeps the input alive itself. */
@@ -93,6 +108,12 @@ final class PayloadView extends AbstractByteBuf {
             inputRetained = false;
             input.release();
         }
+    }
+
+    /** Where reads and writes go. */
+    private ByteBuf bytes() {
+        ByteBuf unwrapped = this.unwrapped;
+        return unwrapped != null ? unwrapped : input;
     }
 
     // The count is the frame's.
@@ -174,43 +195,43 @@ final class PayloadView extends AbstractByteBuf {
 
     @Override
     public boolean isContiguous() {
-        return bytes.isContiguous();
+        return bytes().isContiguous();
     }
 
     @Override
     public boolean hasArray() {
-        return bytes.hasArray();
+        return bytes().hasArray();
     }
 
     @Override
     public byte[] array() {
-        return bytes.array();
+        return bytes().array();
     }
 
     @Override
     public int arrayOffset() {
-        return bytes.arrayOffset() + offset;
+        return bytes().arrayOffset() + offset;
     }
 
     @Override
     public boolean hasMemoryAddress() {
-        return bytes.hasMemoryAddress();
+        return bytes().hasMemoryAddress();
     }
 
     @Override
     public long memoryAddress() {
-        return bytes.memoryAddress() + offset;
+        return bytes().memoryAddress() + offset;
     }
 
     @Override
     public int nioBufferCount() {
-        return bytes.nioBufferCount();
+        return bytes().nioBufferCount();
     }
 
     @Override
     public ByteBuffer nioBuffer(int index, int length) {
         checkIndex(index, length);
-        return bytes.nioBuffer(index + offset, length);
+        return bytes().nioBuffer(index + offset, length);
     }
 
     @Override
@@ -221,13 +242,13 @@ final class PayloadView extends AbstractByteBuf {
     @Override
     public ByteBuffer[] nioBuffers(int index, int length) {
         checkIndex(index, length);
-        return bytes.nioBuffers(index + offset, length);
+        return bytes().nioBuffers(index + offset, length);
     }
 
     @Override
     public ByteBuf copy(int index, int length) {
         checkIndex(index, length);
-        return bytes.copy(index + offset, length);
+        return bytes().copy(index + offset, length);
     }
 
     // Bulk transfers: bounds checked here, then done by the input at the shifted index.
@@ -235,171 +256,171 @@ final class PayloadView extends AbstractByteBuf {
     @Override
     public ByteBuf getBytes(int index, ByteBuf dst, int dstIndex, int length) {
         checkIndex(index, length);
-        bytes.getBytes(index + offset, dst, dstIndex, length);
+        bytes().getBytes(index + offset, dst, dstIndex, length);
         return this;
     }
 
     @Override
     public ByteBuf getBytes(int index, byte[] dst, int dstIndex, int length) {
         checkIndex(index, length);
-        bytes.getBytes(index + offset, dst, dstIndex, length);
+        bytes().getBytes(index + offset, dst, dstIndex, length);
         return this;
     }
 
     @Override
     public ByteBuf getBytes(int index, ByteBuffer dst) {
         checkIndex(index, dst.remaining());
-        bytes.getBytes(index + offset, dst);
+        bytes().getBytes(index + offset, dst);
         return this;
     }
 
     @Override
     public ByteBuf getBytes(int index, OutputStream out, int length) throws IOException {
         checkIndex(index, length);
-        bytes.getBytes(index + offset, out, length);
+        bytes().getBytes(index + offset, out, length);
         return this;
     }
 
     @Override
     public int getBytes(int index, GatheringByteChannel out, int length) throws IOException {
         checkIndex(index, length);
-        return bytes.getBytes(index + offset, out, length);
+        return bytes().getBytes(index + offset, out, length);
     }
 
     @Override
     public int getBytes(int index, FileChannel out, long position, int length) throws IOException {
         checkIndex(index, length);
-        return bytes.getBytes(index + offset, out, position, length);
+        return bytes().getBytes(index + offset, out, position, length);
     }
 
     @Override
     public ByteBuf setBytes(int index, ByteBuf src, int srcIndex, int length) {
         checkIndex(index, length);
-        bytes.setBytes(index + offset, src, srcIndex, length);
+        bytes().setBytes(index + offset, src, srcIndex, length);
         return this;
     }
 
     @Override
     public ByteBuf setBytes(int index, byte[] src, int srcIndex, int length) {
         checkIndex(index, length);
-        bytes.setBytes(index + offset, src, srcIndex, length);
+        bytes().setBytes(index + offset, src, srcIndex, length);
         return this;
     }
 
     @Override
     public ByteBuf setBytes(int index, ByteBuffer src) {
         checkIndex(index, src.remaining());
-        bytes.setBytes(index + offset, src);
+        bytes().setBytes(index + offset, src);
         return this;
     }
 
     @Override
     public int setBytes(int index, InputStream in, int length) throws IOException {
         checkIndex(index, length);
-        return bytes.setBytes(index + offset, in, length);
+        return bytes().setBytes(index + offset, in, length);
     }
 
     @Override
     public int setBytes(int index, ScatteringByteChannel in, int length) throws IOException {
         checkIndex(index, length);
-        return bytes.setBytes(index + offset, in, length);
+        return bytes().setBytes(index + offset, in, length);
     }
 
     @Override
     public int setBytes(int index, FileChannel in, long position, int length) throws IOException {
         checkIndex(index, length);
-        return bytes.setBytes(index + offset, in, position, length);
+        return bytes().setBytes(index + offset, in, position, length);
     }
 
     // Single values: AbstractByteBuf has checked the index against this view already.
 
     @Override
     protected byte _getByte(int index) {
-        return bytes.getByte(index + offset);
+        return bytes().getByte(index + offset);
     }
 
     @Override
     protected short _getShort(int index) {
-        return bytes.getShort(index + offset);
+        return bytes().getShort(index + offset);
     }
 
     @Override
     protected short _getShortLE(int index) {
-        return bytes.getShortLE(index + offset);
+        return bytes().getShortLE(index + offset);
     }
 
     @Override
     protected int _getUnsignedMedium(int index) {
-        return bytes.getUnsignedMedium(index + offset);
+        return bytes().getUnsignedMedium(index + offset);
     }
 
     @Override
     protected int _getUnsignedMediumLE(int index) {
-        return bytes.getUnsignedMediumLE(index + offset);
+        return bytes().getUnsignedMediumLE(index + offset);
     }
 
     @Override
     protected int _getInt(int index) {
-        return bytes.getInt(index + offset);
+        return bytes().getInt(index + offset);
     }
 
     @Override
     protected int _getIntLE(int index) {
-        return bytes.getIntLE(index + offset);
+        return bytes().getIntLE(index + offset);
     }
 
     @Override
     protected long _getLong(int index) {
-        return bytes.getLong(index + offset);
+        return bytes().getLong(index + offset);
     }
 
     @Override
     protected long _getLongLE(int index) {
-        return bytes.getLongLE(index + offset);
+        return bytes().getLongLE(index + offset);
     }
 
     @Override
     protected void _setByte(int index, int value) {
-        bytes.setByte(index + offset, value);
+        bytes().setByte(index + offset, value);
     }
 
     @Override
     protected void _setShort(int index, int value) {
-        bytes.setShort(index + offset, value);
+        bytes().setShort(index + offset, value);
     }
 
     @Override
     protected void _setShortLE(int index, int value) {
-        bytes.setShortLE(index + offset, value);
+        bytes().setShortLE(index + offset, value);
     }
 
     @Override
     protected void _setMedium(int index, int value) {
-        bytes.setMedium(index + offset, value);
+        bytes().setMedium(index + offset, value);
     }
 
     @Override
     protected void _setMediumLE(int index, int value) {
-        bytes.setMediumLE(index + offset, value);
+        bytes().setMediumLE(index + offset, value);
     }
 
     @Override
     protected void _setInt(int index, int value) {
-        bytes.setInt(index + offset, value);
+        bytes().setInt(index + offset, value);
     }
 
     @Override
     protected void _setIntLE(int index, int value) {
-        bytes.setIntLE(index + offset, value);
+        bytes().setIntLE(index + offset, value);
     }
 
     @Override
     protected void _setLong(int index, long value) {
-        bytes.setLong(index + offset, value);
+        bytes().setLong(index + offset, value);
     }
 
     @Override
     protected void _setLongLE(int index, long value) {
-        bytes.setLongLE(index + offset, value);
+        bytes().setLongLE(index + offset, value);
     }
 }

@@ -38,12 +38,13 @@ import static io.netty.handler.codec.http2.Http2Exception.streamError;
  * to Netty, which ignores them as the RFC requires; trailers (HEADERS before the peer ended the stream) pass;
  * ids older than the window, and streams above the last one announced in a GOAWAY this endpoint sent, are
  * Netty's as before, and so are streams this end opened. The checks allocate nothing per frame; a connection
- * pays 256 bytes for the window once its first stream opens.
+ * pays 64 bytes for the window once its first stream opens (the window is small because every connection pays
+ * for it: older ids get Netty's answer).
  */
 final class StreamStateChecks implements Http2FrameReader {
 
     /** How many of the peer's most recent stream ids are remembered: two bits each. */
-    static final int WINDOW = 1024;
+    static final int WINDOW = 128;
     private static final int WORDS = WINDOW / Long.SIZE;
 
     private final Http2FrameReader reader;
