@@ -9,7 +9,8 @@
 #
 # Prints inputs per second, divergences and leaks every 10 s and at the end, with the seed of every divergence
 # and the seeds run before any leak report. Exits 1 on any divergence or leak. Runs under paranoid leak
-# detection (FUZZ_LEAK_LEVEL to change it); JAVA_OPTS adds JVM options. Builds the codec's test classes first.
+# detection (FUZZ_LEAK_LEVEL to change it); JAVA_OPTS adds JVM options; FUZZ_JVMS=N runs N JVMs side by side
+# (fresh seeds each) and sums them. Builds the codec's test classes first.
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -32,6 +33,27 @@ if ! (cd "$root" && mvn -B -q -pl codec test-compile dependency:build-classpath 
   exit 1
 fi
 
-exec java ${JAVA_OPTS:-} -Dio.netty.leakDetection.level="${FUZZ_LEAK_LEVEL:-paranoid}" \
-  -cp "$root/codec/target/test-classes:$root/codec/target/classes:$(cat "$out/classpath.txt")" \
-  io.pooledh2.codec.DifferentialFuzz "${args[@]}"
+cp="$root/codec/target/test-classes:$root/codec/target/classes:$(cat "$out/classpath.txt")"
+jvms=${FUZZ_JVMS:-1}
+if [ "$jvms" -le 1 ] || [ "$1" = "--seed" ]; then
+  # shellcheck disable=SC2086
+  exec java ${JAVA_OPTS:-} -Dio.netty.leakDetection.level="${FUZZ_LEAK_LEVEL:-paranoid}" -cp "$cp" \
+    io.pooledh2.codec.DifferentialFuzz "${args[@]}"
+fi
+# FUZZ_JVMS=N: N JVMs side by side, each with its own fresh seeds (one per core), then the totals.
+pids=()
+for i in $(seq 1 "$jvms"); do
+  # shellcheck disable=SC2086
+  java ${JAVA_OPTS:-} -Dio.netty.leakDetection.level="${FUZZ_LEAK_LEVEL:-paranoid}" -cp "$cp" \
+    io.pooledh2.codec.DifferentialFuzz "${args[@]}" > "$out/fuzz-$i.log" 2>&1 &
+  pids+=($!)
+done
+status=0
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+for i in $(seq 1 "$jvms"); do
+  echo "fuzz JVM $i:"; grep -E 'DIVERGENCE|LEAK|fuzz: done' "$out/fuzz-$i.log" | sed 's/^/  /'
+done
+cat "$out"/fuzz-*.log | awk '/^fuzz: done:/ {inputs += $3; secs = ($6 > secs ? $6 : secs); div += $(NF-3); leaks += $(NF-1)}
+  END {printf "fuzz: total: %d inputs from '"$jvms"' JVMs in %.1f s (%.0f inputs/s), %d divergences, %d leaks\n",
+       inputs, secs, inputs / secs, div, leaks}'
+exit "$status"
