@@ -7,18 +7,18 @@
 #
 # Each round starts a fresh server JVM for each codec (the order alternates between rounds), warms it up on
 # fresh connections (WARMUPS runs of WARMUP_SECONDS, each h2load run opening new connections), then measures
-# one run of SECONDS. Scenarios: GET /hello (1 KiB answer) and POST /echo with a 16 KiB body. Prints every
+# one run of MEASURED_SECONDS. Scenarios: GET /hello (1 KiB answer) and POST /echo with a 16 KiB body. Prints every
 # round, each codec's median req/s, the ratio pooled/stock of the medians and each codec's spread
 # ((max - min) / median); a difference smaller than the spread is reported as within noise.
 #
-# Environment: SECONDS (10), WARMUPS (3), WARMUP_SECONDS (5), H2LOAD_ARGS ("-c 4 -m 100 -t 1"),
+# Environment: MEASURED_SECONDS (10; not SECONDS, which is bash's own clock), WARMUPS (3), WARMUP_SECONDS (5), H2LOAD_ARGS ("-c 4 -m 100 -t 1"),
 # SERVER_JVM_ARGS (-Xms1g -Xmx1g -XX:+UseG1GC), PIPELINE (the server's --pipeline; default its own),
 # SKIP_BUILD=1 to reuse the server jar. Installs h2load from Debian's nghttp2-client when it is missing.
 # Run nothing else meanwhile: the machine has 2 cores and the server and h2load share them.
 set -euo pipefail
 
 rounds=${1:-5}
-seconds=${SECONDS_PER_RUN:-${SECONDS_MEASURED:-10}}
+seconds=${MEASURED_SECONDS:-10}
 warmups=${WARMUPS:-3}
 warmup_seconds=${WARMUP_SECONDS:-5}
 h2load_args=${H2LOAD_ARGS:--c 4 -m 100 -t 1}

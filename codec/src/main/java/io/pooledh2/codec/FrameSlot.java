@@ -61,9 +61,4 @@ final class FrameSlot<T extends PooledFrame> {
             frame.payload.untarget();
         }
     }
-
-    /** For tests: whether the slot keeps a free frame. */
-    boolean holdsFreeFrame() {
-        return free;
-    }
 }
