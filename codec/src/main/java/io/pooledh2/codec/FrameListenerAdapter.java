@@ -26,15 +26,21 @@ import io.netty.handler.codec.http2.Http2Settings;
  * passed as they are: a listener keeps one by retaining it, as with the stock reader, and the frame then keeps
  * the input alive for it. Headers a caller-supplied decoder made are new for every block and passed as they are.
  */
-final class FrameListenerAdapter implements PooledHttp2FrameListener {
+final class FrameListenerAdapter {
 
-    Http2FrameListener listener;
-    boolean listenerKeepsNothing;
-    /** HEADERS go uncopied: the listener (a frame codec) forwards the frame, which owns them. */
-    boolean headersForwardedWithFrame;
+    private FrameListenerAdapter() {
+    }
 
-    @Override
-    public void onFrame(ChannelHandlerContext ctx, PooledHttp2Frame frame) throws Http2Exception {
+    /**
+     * The listener call for {@code frame}. Static, with the reader's settings as arguments: an adapter object
+     * would be one more object per connection.
+     *
+     * @param listenerKeepsNothing the listener keeps nothing past the call: no copies
+     * @param headersForwardedWithFrame HEADERS go uncopied: the listener (a frame codec) forwards the frame,
+     *        which owns them
+     */
+    static void onFrame(ChannelHandlerContext ctx, PooledHttp2Frame frame, Http2FrameListener listener,
+                        boolean listenerKeepsNothing, boolean headersForwardedWithFrame) throws Http2Exception {
         switch (frame.frameType()) {
             case Http2FrameTypes.DATA: {
                 PooledDataFrame data = (PooledDataFrame) frame;
@@ -43,7 +49,7 @@ final class FrameListenerAdapter implements PooledHttp2FrameListener {
             }
             case Http2FrameTypes.HEADERS: {
                 PooledHeadersFrame headers = (PooledHeadersFrame) frame;
-                Http2Headers decoded = headersForwardedWithFrame ? headers.headers : headersFor(headers);
+                Http2Headers decoded = headersForwardedWithFrame ? headers.headers : headersFor(headers, listenerKeepsNothing);
                 if (headers.priorityPresent) {
                     listener.onHeadersRead(ctx, headers.streamId, decoded, headers.streamDependency,
                             headers.weight, headers.exclusive, headers.padding, headers.endStream);
@@ -74,7 +80,7 @@ final class FrameListenerAdapter implements PooledHttp2FrameListener {
                 break;
             case Http2FrameTypes.PUSH_PROMISE: {
                 PooledPushPromiseFrame promise = (PooledPushPromiseFrame) frame;
-                listener.onPushPromiseRead(ctx, promise.streamId, promise.promisedStreamId, headersFor(promise),
+                listener.onPushPromiseRead(ctx, promise.streamId, promise.promisedStreamId, headersFor(promise, listenerKeepsNothing),
                         promise.padding);
                 break;
             }
@@ -107,7 +113,7 @@ final class FrameListenerAdapter implements PooledHttp2FrameListener {
     }
 
     /** The frame's headers, or the listener's own copy when a reuse of the frame would empty them. */
-    private Http2Headers headersFor(HeaderBlockFrame frame) {
+    private static Http2Headers headersFor(HeaderBlockFrame frame, boolean listenerKeepsNothing) {
         if (listenerKeepsNothing || !frame.headersReusedWithFrame()) {
             return frame.headers;
         }

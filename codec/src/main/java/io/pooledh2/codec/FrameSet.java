@@ -75,11 +75,14 @@ final class FrameSet {
         return inUse;
     }
 
-    /** The read is over: the set keeps its frames for the thread's next read, but no buffer. */
+    /**
+     * The read is over: the set keeps its frames for the thread's next read. A free frame's payload view still
+     * points at the input it last read, with a count of 0, so any access fails as on a released buffer. Forgetting
+     * the input would cost reference stores on every read; keeping it lets the next read skip its store when the
+     * input is the same buffer object, as it often is (Netty recycles its pooled buffers). The connection holds
+     * none of it: the set is the thread's.
+     */
     void giveBack() {
-        data.forgetPayload();
-        goAway.forgetPayload();
-        unknown.forgetPayload();
         inUse = false;
     }
 }

@@ -54,11 +54,4 @@ final class FrameSlot<T extends PooledFrame> {
             returned.recycleUnused();
         }
     }
-
-    /** The payload of the free frame, if it has one, forgets the input between reads. */
-    void forgetPayload() {
-        if (free && frame.payload != null) {
-            frame.payload.untarget();
-        }
-    }
 }

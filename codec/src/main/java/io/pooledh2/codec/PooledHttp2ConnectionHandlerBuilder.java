@@ -38,7 +38,7 @@ public final class PooledHttp2ConnectionHandlerBuilder
      * error PROTOCOL_ERROR (section 5.1.1); HEADERS or DATA on a stream the peer ended with END_STREAM is a
      * connection error STREAM_CLOSED once the stream is closed, and HEADERS a stream error STREAM_CLOSED while it
      * is half-closed (remote) (section 5.1). Frames on a stream this endpoint reset are ignored, as in Netty, and
-     * trailers are unaffected. The last 1024 stream ids of the peer are remembered; older ids get Netty's answer
+     * trailers are unaffected. The peer's last 64 stream ids are remembered; older ids get Netty's answer
      * (RST_STREAM with STREAM_CLOSED). {@code false} gives exactly the behaviour of Netty's builder.
      */
     public PooledHttp2ConnectionHandlerBuilder strictStreamStates(boolean strictStreamStates) {

@@ -104,10 +104,13 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     private final int maxSmallContinuationFrames;
     /** A header block split over frames, while it is assembled; null otherwise (the usual case: one frame). */
     private HeaderBlock headerBlock;
-    private final FrameListenerAdapter listenerAdapter = new FrameListenerAdapter();
 
     private boolean reuseFrames = SystemPropertyUtil.getBoolean(REUSE_FRAMES_PROPERTY, true);
     private boolean paranoid = SystemPropertyUtil.getBoolean(PARANOID_PROPERTY, false);
+    /** Whether reads parse into reused frames: reuse on and paranoid mode off. */
+    private boolean reusing = reuseFrames && !paranoid;
+    /** The {@code Http2FrameListener} path's listener keeps nothing past a call: nothing is copied for it. */
+    private boolean listenerKeepsNothing;
     private int maxFrameSize = DEFAULT_MAX_FRAME_SIZE;
 
     // The frame header being read: true until its 9 bytes have arrived.
@@ -119,16 +122,12 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     private short flags;
     private int streamId;
 
-    // Set for one read, and stored only when they change: a reference store into a long-lived object costs a GC
-    // write barrier, which is a measurable share of a small frame's cost.
-    /** Whether this read parses into reused frames: reuse on and paranoid mode off. */
-    private boolean reusing;
-    /** The listener called straight from the parsed values, for frames no object has to outlive; or null. */
-    private Http2FrameListener direct;
-    /** Where frame objects go: the caller's frame listener, or the adapter to an {@code Http2FrameListener}. */
+    // The caller's listener: stored only when it changes, because a reference store into a long-lived object
+    // costs a GC write barrier, a measurable share of a small frame's cost.
+    /** The {@code Http2FrameListener} path's listener, or null on the frame API path. */
+    private Http2FrameListener listener;
+    /** The frame API's consumer, which owns the frames it is given; null on the {@code Http2FrameListener} path. */
     private PooledHttp2FrameListener consumer;
-    /** Whether the consumer owns the frame it is given (the frame API) or the reader keeps it (the adapter). */
-    private boolean consumerOwnsFrames;
 
     /** Whether frames are made for the {@code Http2FrameListener} path too, so that a frame codec can fire them. */
     private boolean forwardsFrames;
@@ -185,6 +184,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
      */
     public PooledHttp2FrameReader paranoid(boolean paranoid) {
         this.paranoid = paranoid;
+        reusing = reuseFrames && !paranoid;
         return this;
     }
 
@@ -199,12 +199,13 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
      */
     public PooledHttp2FrameReader reuseFrames(boolean reuseFrames) {
         this.reuseFrames = reuseFrames;
+        reusing = reuseFrames && !paranoid;
         return this;
     }
 
     /** Whether frames are reused: the reuse setting on and paranoid mode off. */
     public boolean isReusingFrames() {
-        return reuseFrames && !paranoid;
+        return reusing;
     }
 
     /**
@@ -213,7 +214,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
      * past the call, so that they need not be copied. Default {@code false}: they are copied.
      */
     public PooledHttp2FrameReader listenerKeepsNothing(boolean keepsNothing) {
-        listenerAdapter.listenerKeepsNothing = keepsNothing;
+        listenerKeepsNothing = keepsNothing;
         return this;
     }
 
@@ -225,7 +226,6 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
      */
     void forwardFrames() {
         forwardsFrames = true;
-        listenerAdapter.headersForwardedWithFrame = true;
     }
 
     @Override
@@ -271,13 +271,11 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     public void readFrame(ChannelHandlerContext ctx, ByteBuf input, Http2FrameListener listener)
             throws Http2Exception {
         // Stores only when the listener changes: a connection's decoder passes the same one every time.
-        if (listenerAdapter.listener != listener) {
-            listenerAdapter.listener = listener;
-            direct = forwardsFrames ? null : listener;
+        if (this.listener != listener) {
+            this.listener = ObjectUtil.checkNotNull(listener, "listener");
         }
-        if (consumer != listenerAdapter) {
-            consumer = listenerAdapter;
-            consumerOwnsFrames = false;
+        if (consumer != null) {
+            consumer = null;
         }
         read(ctx, input);
     }
@@ -295,9 +293,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
             throws Http2Exception {
         if (consumer != listener) {
             consumer = ObjectUtil.checkNotNull(listener, "listener");
-            consumerOwnsFrames = true;
-            listenerAdapter.listener = null;
-            direct = null;
+            this.listener = null;
         }
         read(ctx, input);
     }
@@ -307,7 +303,6 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
             input.skipBytes(input.readableBytes());
             return;
         }
-        reusing = reuseFrames && !paranoid;
         // The thread's frames this read parses into, taken when the first frame needs one and given back when
         // the read ends: a connection between reads holds none. A local, not a field: no barrier.
         FrameSet frames = null;
@@ -352,9 +347,17 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         }
     }
 
+    /**
+     * The listener to call straight from the parsed values, for frames no object has to outlive; null on the frame
+     * API path and for a frame codec, which fires frame objects.
+     */
+    private Http2FrameListener direct() {
+        return forwardsFrames ? null : listener;
+    }
+
     /** Whether the frame just verified is parsed into a frame object, rather than passed as values. */
     private boolean needsFrame() {
-        if (direct == null) {
+        if (direct() == null) {
             return true;
         }
         switch (frameType) {
@@ -364,7 +367,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
             case WINDOW_UPDATE:
                 return false;
             case SETTINGS:
-                return listenerAdapter.listenerKeepsNothing && !hasFlag(Http2Flags.ACK);
+                return listenerKeepsNothing && !hasFlag(Http2Flags.ACK);
             default:
                 return true;
         }
@@ -596,7 +599,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         PooledDataFrame frame = slot != null ? slot.take() : PooledDataFrame.POOL.newUnpooled();
         boolean endStream = hasFlag(Http2Flags.END_STREAM);
         frame.init(streamId, in, in.readerIndex(), dataLength, padding, endStream, slot == null);
-        Http2FrameListener direct = this.direct;
+        Http2FrameListener direct = direct();
         if (direct == null) {
             deliver(ctx, frame, slot);
             return;
@@ -722,7 +725,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
             throw streamError(streamId, PROTOCOL_ERROR, "A stream cannot depend on itself.");
         }
         short weight = (short) (in.readUnsignedByte() + 1);
-        Http2FrameListener direct = this.direct;
+        Http2FrameListener direct = direct();
         if (direct != null) {
             direct.onPriorityRead(ctx, streamId, streamDependency, weight, exclusive);
             return;
@@ -735,7 +738,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
 
     private void readRstStreamFrame(ChannelHandlerContext ctx, ByteBuf in, FrameSet frames) throws Http2Exception {
         long errorCode = in.readUnsignedInt();
-        Http2FrameListener direct = this.direct;
+        Http2FrameListener direct = direct();
         if (direct != null) {
             direct.onRstStreamRead(ctx, streamId, errorCode);
             return;
@@ -747,7 +750,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     }
 
     private void readSettingsFrame(ChannelHandlerContext ctx, ByteBuf in, FrameSet frames) throws Http2Exception {
-        Http2FrameListener direct = this.direct;
+        Http2FrameListener direct = direct();
         if (hasFlag(Http2Flags.ACK)) {
             if (direct != null) {
                 direct.onSettingsAckRead(ctx);
@@ -757,7 +760,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
             deliver(ctx, slot != null ? slot.take() : PooledSettingsAckFrame.POOL.newUnpooled(), slot);
             return;
         }
-        if (direct != null && !listenerAdapter.listenerKeepsNothing) {
+        if (direct != null && !listenerKeepsNothing) {
             // The listener may keep the map: it gets a new one, as from the stock reader, with no copy.
             Http2Settings settings = new Http2Settings();
             readSettings(in, settings);
@@ -790,7 +793,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     private void readPingFrame(ChannelHandlerContext ctx, ByteBuf in, FrameSet frames) throws Http2Exception {
         long data = in.readLong();
         boolean ack = hasFlag(Http2Flags.ACK);
-        Http2FrameListener direct = this.direct;
+        Http2FrameListener direct = direct();
         if (direct != null) {
             if (ack) {
                 direct.onPingAckRead(ctx, data);
@@ -812,7 +815,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         FrameSlot<PooledGoAwayFrame> slot = frames != null ? frames.goAway : null;
         PooledGoAwayFrame frame = slot != null ? slot.take() : PooledGoAwayFrame.POOL.newUnpooled();
         frame.init(lastStreamId, errorCode, in, in.readerIndex(), payloadEnd - in.readerIndex(), slot == null);
-        Http2FrameListener direct = this.direct;
+        Http2FrameListener direct = direct();
         if (direct == null) {
             deliver(ctx, frame, slot);
             return;
@@ -835,7 +838,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
             throw streamError(streamId, PROTOCOL_ERROR, "Received WINDOW_UPDATE with delta 0 for stream: %d",
                     streamId);
         }
-        Http2FrameListener direct = this.direct;
+        Http2FrameListener direct = direct();
         if (direct != null) {
             direct.onWindowUpdateRead(ctx, streamId, windowSizeIncrement);
             return;
@@ -863,9 +866,14 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
             inFlight = frame;
         }
         delivering = true;
-        inFlightHandedOn = consumerOwnsFrames;
+        PooledHttp2FrameListener consumer = this.consumer;
+        inFlightHandedOn = consumer != null;
         try {
-            consumer.onFrame(ctx, frame);
+            if (consumer != null) {
+                consumer.onFrame(ctx, frame);
+            } else {
+                FrameListenerAdapter.onFrame(ctx, frame, listener, listenerKeepsNothing, forwardsFrames);
+            }
         } finally {
             delivering = false;
             afterCallback(frame, slot, inFlightHandedOn);

@@ -37,67 +37,69 @@ import static io.netty.handler.codec.http2.Http2Exception.streamError;
  * Everything else goes to the decoder unchanged. In particular frames on a stream this endpoint reset are left
  * to Netty, which ignores them as the RFC requires; trailers (HEADERS before the peer ended the stream) pass;
  * ids older than the window, and streams above the last one announced in a GOAWAY this endpoint sent, are
- * Netty's as before, and so are streams this end opened. The checks allocate nothing per frame; a connection
- * pays 64 bytes for the window once its first stream opens (the window is small because every connection pays
- * for it: older ids get Netty's answer).
+ * Netty's as before, and so are streams this end opened. The checks allocate nothing per frame, and are one
+ * object per connection: the reader the decoder reads through, the listener it hands the decoder, and the
+ * connection listener that learns of streams opened or reset in other ways. The window is two bits per id in two
+ * {@code long}s, small because every connection pays for it: older ids get Netty's answer.
  */
-final class StreamStateChecks implements Http2FrameReader {
+final class StreamStateChecks extends Http2ConnectionAdapter implements Http2FrameReader, Http2FrameListener {
 
-    /** How many of the peer's most recent stream ids are remembered: two bits each. */
-    static final int WINDOW = 128;
-    private static final int WORDS = WINDOW / Long.SIZE;
+    /** How many of the peer's most recent stream ids are remembered: one bit each in {@link #opened}, {@link #ended}. */
+    static final int WINDOW = Long.SIZE;
 
     private final Http2FrameReader reader;
     private final Http2Connection connection;
-    /** Per remembered id (id / 2 modulo WINDOW): the peer opened or tried to open it. */
-    private long[] opened;
-    /** Per remembered id: the peer ended it with END_STREAM and this endpoint did not reset it. */
-    private long[] ended;
+    /** The decoder's listener for the read in progress; null between reads, so that none is kept. */
+    private Http2FrameListener decoder;
     /** id / 2 of the highest stream id the peer used, -1 before the first. */
     private int highestIndex = -1;
-
-    private Http2FrameListener decoderListener;
-    private Http2FrameListener checkingListener;
+    /** Per remembered id (bit id / 2 modulo {@link #WINDOW}): the peer opened or tried to open it. */
+    private long opened;
+    /** Per remembered id: the peer ended it with END_STREAM and this endpoint did not reset it. */
+    private long ended;
 
     StreamStateChecks(Http2FrameReader reader, Http2Connection connection) {
         this.reader = reader;
         this.connection = connection;
         // Streams opened other than by a HEADERS frame (the h2c upgrade's stream 1, a promised stream) and
         // streams that end in a way the frames alone do not show (created half-closed, reset) are learnt here.
-        connection.addListener(new Http2ConnectionAdapter() {
-            @Override
-            public void onStreamAdded(Http2Stream stream) {
-                if (isRemote(stream.id())) {
-                    markOpened(stream.id());
-                }
-            }
+        connection.addListener(this);
+    }
 
-            @Override
-            public void onStreamActive(Http2Stream stream) {
-                if (isRemote(stream.id()) && stream.state() == Http2Stream.State.HALF_CLOSED_REMOTE) {
-                    markEnded(stream.id(), true);
-                }
-            }
+    @Override
+    public void onStreamAdded(Http2Stream stream) {
+        if (isRemote(stream.id())) {
+            markOpened(stream.id());
+        }
+    }
 
-            @Override
-            public void onStreamClosed(Http2Stream stream) {
-                if (isRemote(stream.id()) && stream.isResetSent()) {
-                    // RFC 9113 5.1: frames on a stream this endpoint reset are ignored, as Netty does.
-                    markEnded(stream.id(), false);
-                }
-            }
-        });
+    @Override
+    public void onStreamActive(Http2Stream stream) {
+        if (isRemote(stream.id()) && stream.state() == Http2Stream.State.HALF_CLOSED_REMOTE) {
+            markEnded(stream.id(), true);
+        }
+    }
+
+    @Override
+    public void onStreamClosed(Http2Stream stream) {
+        if (isRemote(stream.id()) && stream.isResetSent()) {
+            // RFC 9113 5.1: frames on a stream this endpoint reset are ignored, as Netty does.
+            markEnded(stream.id(), false);
+        }
     }
 
     @Override
     public void readFrame(ChannelHandlerContext ctx, ByteBuf input, Http2FrameListener listener)
             throws Http2Exception {
-        // The decoder passes one listener before the preface and another after: one wrapper for each, not per call.
-        if (listener != decoderListener) {
-            decoderListener = listener;
-            checkingListener = new CheckingListener(listener);
+        // The decoder passes one listener before the preface and another after; this object stands in for either.
+        // Restored after the read, not kept: a read nested in a callback finds the outer one's listener again.
+        Http2FrameListener outer = decoder;
+        decoder = listener;
+        try {
+            reader.readFrame(ctx, input, this);
+        } finally {
+            decoder = outer;
         }
-        reader.readFrame(ctx, input, checkingListener);
     }
 
     @Override
@@ -116,7 +118,7 @@ final class StreamStateChecks implements Http2FrameReader {
 
     /** Whether the id is one whose state this class knows: the peer's, inside the window, under any GOAWAY. */
     private boolean remembered(int streamId) {
-        if (!isRemote(streamId) || opened == null) {
+        if (!isRemote(streamId)) {
             return false;
         }
         int index = streamId >>> 1;
@@ -129,51 +131,35 @@ final class StreamStateChecks implements Http2FrameReader {
 
     private void markOpened(int streamId) {
         int index = streamId >>> 1;
-        if (opened == null) {
-            // Only connections that see streams pay for the window.
-            opened = new long[WORDS];
-            ended = new long[WORDS];
-        }
         if (index > highestIndex) {
-            // Slots between the old highest and this id are reused: they now stand for ids never opened.
+            // Bits between the old highest and this id are reused: they now stand for ids never opened.
             long from = Math.max((long) highestIndex + 1, (long) index - WINDOW + 1);
-            for (long i = from; i < index; i++) {
-                clear(opened, (int) i);
-                clear(ended, (int) i);
+            for (long i = from; i <= index; i++) {
+                opened &= ~bit((int) i);
+                ended &= ~bit((int) i);
             }
-            clear(ended, index);
             highestIndex = index;
         } else if (index <= highestIndex - WINDOW) {
             return;
         }
-        set(opened, index);
+        opened |= bit(index);
     }
 
     private void markEnded(int streamId, boolean value) {
         int index = streamId >>> 1;
-        if (opened == null || index > highestIndex || index <= highestIndex - WINDOW) {
+        if (highestIndex < 0 || index > highestIndex || index <= highestIndex - WINDOW) {
             return;
         }
         if (value) {
-            set(ended, index);
+            ended |= bit(index);
         } else {
-            clear(ended, index);
+            ended &= ~bit(index);
         }
     }
 
-    private static void set(long[] bits, int index) {
-        int slot = index & (WINDOW - 1);
-        bits[slot >>> 6] |= 1L << slot;
-    }
-
-    private static void clear(long[] bits, int index) {
-        int slot = index & (WINDOW - 1);
-        bits[slot >>> 6] &= ~(1L << slot);
-    }
-
-    private static boolean get(long[] bits, int index) {
-        int slot = index & (WINDOW - 1);
-        return (bits[slot >>> 6] & 1L << slot) != 0;
+    /** The bit of a remembered id: a shift of a {@code long} uses the low six bits, id / 2 modulo 64. */
+    private static long bit(int index) {
+        return 1L << index;
     }
 
     private void checkHeaders(int streamId) throws Http2Exception {
@@ -185,13 +171,13 @@ final class StreamStateChecks implements Http2FrameReader {
             }
             return;
         }
-        int index = streamId >>> 1;
+        long bit = bit(streamId >>> 1);
         Http2Stream stream = connection.stream(streamId);
-        if (!get(opened, index)) {
+        if ((opened & bit) == 0) {
             throw connectionError(PROTOCOL_ERROR,
                     "Stream %d opened after a higher stream id was already used", streamId);
         }
-        if (!get(ended, index)) {
+        if ((ended & bit) == 0) {
             return; // Trailers, a reset stream, or one Netty decides about.
         }
         if (stream != null && stream.state() == Http2Stream.State.HALF_CLOSED_REMOTE && !stream.isResetSent()) {
@@ -203,7 +189,7 @@ final class StreamStateChecks implements Http2FrameReader {
     }
 
     private void checkData(int streamId) throws Http2Exception {
-        if (!remembered(streamId) || !get(ended, streamId >>> 1)) {
+        if (!remembered(streamId) || (ended & bit(streamId >>> 1)) == 0) {
             return;
         }
         Http2Stream stream = connection.stream(streamId);
@@ -222,93 +208,86 @@ final class StreamStateChecks implements Http2FrameReader {
         }
     }
 
-    /** Checks each frame against the stream's state, then hands it to the decoder. */
-    private final class CheckingListener implements Http2FrameListener {
-        private final Http2FrameListener decoder;
+    // The frames the reader reads: each is checked against its stream's state, then handed to the decoder.
 
-        CheckingListener(Http2FrameListener decoder) {
-            this.decoder = decoder;
-        }
+    @Override
+    public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream)
+            throws Http2Exception {
+        checkData(streamId);
+        int processed = decoder.onDataRead(ctx, streamId, data, padding, endOfStream);
+        endOfStream(streamId, endOfStream);
+        return processed;
+    }
 
-        @Override
-        public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream)
-                throws Http2Exception {
-            checkData(streamId);
-            int processed = decoder.onDataRead(ctx, streamId, data, padding, endOfStream);
-            endOfStream(streamId, endOfStream);
-            return processed;
-        }
+    @Override
+    public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding,
+                              boolean endOfStream) throws Http2Exception {
+        checkHeaders(streamId);
+        decoder.onHeadersRead(ctx, streamId, headers, padding, endOfStream);
+        endOfStream(streamId, endOfStream);
+    }
 
-        @Override
-        public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding,
-                                  boolean endOfStream) throws Http2Exception {
-            checkHeaders(streamId);
-            decoder.onHeadersRead(ctx, streamId, headers, padding, endOfStream);
-            endOfStream(streamId, endOfStream);
-        }
+    @Override
+    public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int streamDependency,
+                              short weight, boolean exclusive, int padding, boolean endOfStream)
+            throws Http2Exception {
+        checkHeaders(streamId);
+        decoder.onHeadersRead(ctx, streamId, headers, streamDependency, weight, exclusive, padding, endOfStream);
+        endOfStream(streamId, endOfStream);
+    }
 
-        @Override
-        public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int streamDependency,
-                                  short weight, boolean exclusive, int padding, boolean endOfStream)
-                throws Http2Exception {
-            checkHeaders(streamId);
-            decoder.onHeadersRead(ctx, streamId, headers, streamDependency, weight, exclusive, padding, endOfStream);
-            endOfStream(streamId, endOfStream);
-        }
+    @Override
+    public void onPriorityRead(ChannelHandlerContext ctx, int streamId, int streamDependency, short weight,
+                               boolean exclusive) throws Http2Exception {
+        decoder.onPriorityRead(ctx, streamId, streamDependency, weight, exclusive);
+    }
 
-        @Override
-        public void onPriorityRead(ChannelHandlerContext ctx, int streamId, int streamDependency, short weight,
-                                   boolean exclusive) throws Http2Exception {
-            decoder.onPriorityRead(ctx, streamId, streamDependency, weight, exclusive);
-        }
+    @Override
+    public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) throws Http2Exception {
+        decoder.onRstStreamRead(ctx, streamId, errorCode);
+    }
 
-        @Override
-        public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) throws Http2Exception {
-            decoder.onRstStreamRead(ctx, streamId, errorCode);
-        }
+    @Override
+    public void onSettingsAckRead(ChannelHandlerContext ctx) throws Http2Exception {
+        decoder.onSettingsAckRead(ctx);
+    }
 
-        @Override
-        public void onSettingsAckRead(ChannelHandlerContext ctx) throws Http2Exception {
-            decoder.onSettingsAckRead(ctx);
-        }
+    @Override
+    public void onSettingsRead(ChannelHandlerContext ctx, Http2Settings settings) throws Http2Exception {
+        decoder.onSettingsRead(ctx, settings);
+    }
 
-        @Override
-        public void onSettingsRead(ChannelHandlerContext ctx, Http2Settings settings) throws Http2Exception {
-            decoder.onSettingsRead(ctx, settings);
-        }
+    @Override
+    public void onPingRead(ChannelHandlerContext ctx, long data) throws Http2Exception {
+        decoder.onPingRead(ctx, data);
+    }
 
-        @Override
-        public void onPingRead(ChannelHandlerContext ctx, long data) throws Http2Exception {
-            decoder.onPingRead(ctx, data);
-        }
+    @Override
+    public void onPingAckRead(ChannelHandlerContext ctx, long data) throws Http2Exception {
+        decoder.onPingAckRead(ctx, data);
+    }
 
-        @Override
-        public void onPingAckRead(ChannelHandlerContext ctx, long data) throws Http2Exception {
-            decoder.onPingAckRead(ctx, data);
-        }
+    @Override
+    public void onPushPromiseRead(ChannelHandlerContext ctx, int streamId, int promisedStreamId,
+                                  Http2Headers headers, int padding) throws Http2Exception {
+        decoder.onPushPromiseRead(ctx, streamId, promisedStreamId, headers, padding);
+    }
 
-        @Override
-        public void onPushPromiseRead(ChannelHandlerContext ctx, int streamId, int promisedStreamId,
-                                      Http2Headers headers, int padding) throws Http2Exception {
-            decoder.onPushPromiseRead(ctx, streamId, promisedStreamId, headers, padding);
-        }
+    @Override
+    public void onGoAwayRead(ChannelHandlerContext ctx, int lastStreamId, long errorCode, ByteBuf debugData)
+            throws Http2Exception {
+        decoder.onGoAwayRead(ctx, lastStreamId, errorCode, debugData);
+    }
 
-        @Override
-        public void onGoAwayRead(ChannelHandlerContext ctx, int lastStreamId, long errorCode, ByteBuf debugData)
-                throws Http2Exception {
-            decoder.onGoAwayRead(ctx, lastStreamId, errorCode, debugData);
-        }
+    @Override
+    public void onWindowUpdateRead(ChannelHandlerContext ctx, int streamId, int windowSizeIncrement)
+            throws Http2Exception {
+        decoder.onWindowUpdateRead(ctx, streamId, windowSizeIncrement);
+    }
 
-        @Override
-        public void onWindowUpdateRead(ChannelHandlerContext ctx, int streamId, int windowSizeIncrement)
-                throws Http2Exception {
-            decoder.onWindowUpdateRead(ctx, streamId, windowSizeIncrement);
-        }
-
-        @Override
-        public void onUnknownFrame(ChannelHandlerContext ctx, byte frameType, int streamId, Http2Flags flags,
-                                   ByteBuf payload) throws Http2Exception {
-            decoder.onUnknownFrame(ctx, frameType, streamId, flags, payload);
-        }
+    @Override
+    public void onUnknownFrame(ChannelHandlerContext ctx, byte frameType, int streamId, Http2Flags flags,
+                               ByteBuf payload) throws Http2Exception {
+        decoder.onUnknownFrame(ctx, frameType, streamId, flags, payload);
     }
 }

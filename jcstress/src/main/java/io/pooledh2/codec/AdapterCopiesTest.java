@@ -6,6 +6,7 @@ package io.pooledh2.codec;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2FrameAdapter;
+import io.netty.handler.codec.http2.Http2FrameListener;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.pooledh2.jcstress.Observed;
@@ -27,7 +28,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * and HEADERS frame, parsed into the same pooled objects (the adapter releases each frame during its
  * callback, so the reader reuses it every time). The consumer must see the first frames' values.
  *
- * <p>The reader's own adapter is private to it; the test drives a {@link FrameListenerAdapter} (the class
+ * <p>The test calls {@link FrameListenerAdapter} (the code
  * {@code readFrame(ctx, in, Http2FrameListener)} uses) from {@code readFrame(ctx, in, PooledHttp2FrameListener)},
  * which lets it see the pooled frames and so show that they were reused.
  */
@@ -52,7 +53,23 @@ public class AdapterCopiesTest {
     private static final String HEADERS_1 = "path=/one x-frame=1 size=3";
 
     private final PooledHttp2FrameReader reader = new PooledHttp2FrameReader().reuseFrames(true);
-    private final FrameListenerAdapter adapter = new FrameListenerAdapter();
+    /** A listener of the kind Http2FrameCodec is: it keeps what it is given. */
+    private final Http2FrameListener listener = new Http2FrameAdapter() {
+        @Override
+        public void onSettingsRead(ChannelHandlerContext ctx, Http2Settings settings) {
+            if (keptSettings == null) {
+                keptSettings = settings;
+            }
+        }
+
+        @Override
+        public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding,
+                                  boolean endOfStream) {
+            if (keptHeaders == null) {
+                keptHeaders = headers;
+            }
+        }
+    };
     /** Published in this order; the consumer waits for the headers, so it sees the settings too. */
     private volatile Http2Settings keptSettings;
     private volatile Http2Headers keptHeaders;
@@ -64,23 +81,6 @@ public class AdapterCopiesTest {
 
     @Actor
     public void owner(LLL_Result r) {
-        // A listener of the kind Http2FrameCodec is: it keeps what it is given.
-        adapter.listener = new Http2FrameAdapter() {
-            @Override
-            public void onSettingsRead(ChannelHandlerContext ctx, Http2Settings settings) {
-                if (keptSettings == null) {
-                    keptSettings = settings;
-                }
-            }
-
-            @Override
-            public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding,
-                                      boolean endOfStream) {
-                if (keptHeaders == null) {
-                    keptHeaders = headers;
-                }
-            }
-        };
         try {
             WireFrames.read(reader, FRAMES_1, (ctx, frame) -> {
                 if (frame instanceof PooledSettingsFrame) {
@@ -88,7 +88,7 @@ public class AdapterCopiesTest {
                 } else {
                     headersFrame1 = frame;
                 }
-                adapter.onFrame(ctx, frame);
+                FrameListenerAdapter.onFrame(ctx, frame, listener, false, false);
                 frame.release();  // the reader's own reference, dropped after the listener call
             });
             WireFrames.read(reader, FRAMES_2, (ctx, frame) -> {
@@ -97,7 +97,7 @@ public class AdapterCopiesTest {
                 } else {
                     headersFrame2 = frame;
                 }
-                adapter.onFrame(ctx, frame);
+                FrameListenerAdapter.onFrame(ctx, frame, listener, false, false);
                 frame.release();  // the reader's own reference, dropped after the listener call
             });
             boolean reused = settingsFrame2 == settingsFrame1 && headersFrame2 == headersFrame1;

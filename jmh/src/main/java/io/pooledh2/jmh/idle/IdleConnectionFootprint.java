@@ -197,7 +197,8 @@ public final class IdleConnectionFootprint {
         System.out.println(variant + ": classes with at least one instance per connection (instances, bytes)");
         for (String line : histogram.split("\n")) {
             String[] f = line.trim().split("\\s+");
-            if (f.length == 4 && f[0].endsWith(":") && Long.parseLong(f[1]) >= n) {
+            // "num: instances bytes class", with " (module)" after classes of named modules such as byte[].
+            if (f.length >= 4 && f[0].endsWith(":") && Long.parseLong(f[1]) >= n) {
                 System.out.printf("  %-90s %8.1f %8.0f B/conn%n", f[3], Long.parseLong(f[1]) / (double) n,
                         Long.parseLong(f[2]) / (double) n);
             }
