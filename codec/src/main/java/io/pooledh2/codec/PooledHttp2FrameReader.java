@@ -355,6 +355,11 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         return forwardsFrames ? null : listener;
     }
 
+    /** Whether decoded headers go to an {@code Http2FrameListener} that may keep them past the call. */
+    private boolean headersGoToKeepingListener() {
+        return consumer == null && !forwardsFrames && !listenerKeepsNothing;
+    }
+
     /** Whether the frame just verified is parsed into a frame object, rather than passed as values. */
     private boolean needsFrame() {
         if (direct() == null) {
@@ -659,7 +664,9 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         boolean endOfHeaders = hasFlag(Http2Flags.END_HEADERS);
         PooledHttp2HeadersDecoder pooledDecoder = headersDecoder instanceof PooledHttp2HeadersDecoder
                 ? (PooledHttp2HeadersDecoder) headersDecoder : null;
-        if (endOfHeaders && pooledDecoder != null) {
+        // Into the frame's own container, unless a standard listener gets the headers and may keep them: then
+        // into a new one that is the listener's, rather than into the frame's and then copied.
+        if (endOfHeaders && pooledDecoder != null && !headersGoToKeepingListener()) {
             pooledDecoder.decodeInto(headerBlockFrame.reusableHeaders(pooledDecoder));
         }
         Http2Headers headers;
