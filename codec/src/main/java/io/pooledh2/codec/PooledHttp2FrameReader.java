@@ -210,8 +210,9 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
 
     /**
      * Declares that the {@link Http2FrameListener} given to {@link #readFrame(ChannelHandlerContext, ByteBuf,
-     * Http2FrameListener)} keeps no reference to the headers, settings, flags or GOAWAY debug data it is given
-     * past the call, so that they need not be copied. Default {@code false}: they are copied.
+     * Http2FrameListener)} keeps no reference to the headers, settings or flags it is given past the call, so that
+     * it can be given the reader's own reused objects. Default {@code false}: it gets objects of its own (headers
+     * decoded into a new container, a new settings map, copied flags).
      */
     public PooledHttp2FrameReader listenerKeepsNothing(boolean keepsNothing) {
         listenerKeepsNothing = keepsNothing;
