@@ -172,7 +172,7 @@ final class Demo {
         out.println("  warm-up: " + timing.warmUpPasses + " pass(es) of " + seconds(timing.warmUpPass)
                 + " on every server, not measured; then " + timing.rounds + " measured round(s) of "
                 + seconds(timing.round) + " per server, the servers in turn (reversed every other round)");
-        out.println("  servers: each in a JVM of its own, " + String.join(" ", ServerProcess.JVM_OPTIONS)
+        out.println("  servers: each in a JVM of its own, " + String.join(" ", ServerProcess.jvmOptions())
                 + "; the client in this JVM");
         out.println("  server B/req: bytes allocated by the server's event-loop threads "
                 + "(ThreadMXBean.getThreadAllocatedBytes, in the server's JVM) / requests");

@@ -34,11 +34,15 @@ import java.util.function.Consumer;
 final class ServerProcess implements AutoCloseable {
 
     /**
-     * The same for every server: a fixed heap (no resizing during the rounds) and the same collector whatever the
-     * JVM's ergonomics would pick. Not {@code -XX:+AlwaysPreTouch}: the warm-up touches the heap anyway, and four
-     * pre-touched heaps cost seconds of CPU at start.
+     * The same for every server, as for the project's benchmarks (src/bench/README.md): a fixed heap and a fixed
+     * young generation, so that G1 does not size them differently for the two codecs and the GC count follows the
+     * bytes allocated; the same collector whatever the JVM's ergonomics would pick; Netty's leak detection off (its
+     * default, simple, samples buffers and allocates a stack trace for each, ~190 B per request here, which is noise
+     * in a measurement). Not {@code -XX:+AlwaysPreTouch}: the warm-up touches the heap anyway, and four pre-touched
+     * heaps cost seconds of CPU at start. A property the demo runs with overrides these (see {@link #jvmOptions}).
      */
-    static final List<String> JVM_OPTIONS = List.of("-Xms512m", "-Xmx512m", "-XX:+UseG1GC");
+    static final List<String> JVM_OPTIONS =
+            List.of("-Xms512m", "-Xmx512m", "-Xmn256m", "-XX:+UseG1GC", "-Dio.netty.leakDetection.level=disabled");
 
     /** How long a child may take to start listening, or to answer {@code stats}. */
     private static final long ANSWER_SECONDS = 60;
@@ -82,14 +86,7 @@ final class ServerProcess implements AutoCloseable {
     static ServerProcess start(Pipeline pipeline, boolean stock, PrintStream errors) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(JVM_OPTIONS);
-        // The settings the demo runs with (leak detection level, the codec's switches) hold for its servers too.
-        for (Map.Entry<Object, Object> property : System.getProperties().entrySet()) {
-            String key = property.getKey().toString();
-            if (key.startsWith("io.netty.") || key.startsWith("io.pooledh2.")) {
-                command.add("-D" + key + '=' + property.getValue());
-            }
-        }
+        command.addAll(jvmOptions());
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(DemoServer.class.getName());
@@ -100,6 +97,22 @@ final class ServerProcess implements AutoCloseable {
         }
         String name = pipeline.name().toLowerCase(Locale.ROOT) + '/' + (stock ? "Netty" : "pooled");
         return new ServerProcess(name, new ProcessBuilder(command).start(), errors);
+    }
+
+    /**
+     * {@link #JVM_OPTIONS}, then the {@code io.netty.*} and {@code io.pooledh2.*} properties this JVM runs with (a
+     * test's paranoid leak detection, the codec's switches): the servers run with those too, and for the JVM the
+     * last of two settings of a property holds.
+     */
+    static List<String> jvmOptions() {
+        List<String> options = new ArrayList<>(JVM_OPTIONS);
+        for (Map.Entry<Object, Object> property : System.getProperties().entrySet()) {
+            String key = property.getKey().toString();
+            if (key.startsWith("io.netty.") || key.startsWith("io.pooledh2.")) {
+                options.add("-D" + key + '=' + property.getValue());
+            }
+        }
+        return options;
     }
 
     /** Waits for the {@code listening} line; returns the port. */
