@@ -9,8 +9,9 @@
 #                                                             [--warmup SECONDS] [--seconds SECONDS]
 #
 # Prints, and writes to src/bench/results/alloc-<pipeline>-<codec>.txt: the bytes per request the server's
-# event-loop threads allocated (ThreadMXBean, exact), then the sampled profile of those threads per request, by
-# allocated class and by allocating method (the innermost method outside the JDK). async-profiler 3.x (https://github.com/async-profiler/async-profiler)
+# event-loop threads allocated (ThreadMXBean, exact), then the sampled profile of those threads per request: by the
+# part of the code that allocated, by allocated class, and by allocating method (the innermost method outside the
+# JDK) with its caller. async-profiler 3.x (https://github.com/async-profiler/async-profiler)
 # is attached with jcmd after the warm-up, so the profile is of compiled code only; its sampling interval is 32 KiB,
 # so the classes and sites are estimates (their total is within a few per cent of the exact figure). SKIP_BUILD=1
 # reuses the jars.
@@ -83,7 +84,7 @@ profiler "stop,collapsed,total,threads,file=$work/alloc.collapsed"
 
 mkdir -p "$results"
 {
-  echo "alloc-profile.sh --pipeline $pipeline $stock, $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$root" rev-parse --short HEAD)"
+  echo "alloc-profile.sh --pipeline $pipeline${stock:+ $stock}, $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$root" rev-parse --short HEAD)"
   echo "POST /echo, 1 KiB body + trailers, 2 connections x 8 streams; ${warmup} s warm-up, ${seconds} s measured"
   awk -v b="$before" -v a="$after" -v n="$requests" 'BEGIN {
     printf "requests %d; server event loops: %.0f B/request (ThreadMXBean)\n", n, (a - b) / n }'
@@ -94,19 +95,41 @@ mkdir -p "$results"
       bytes = $NF; stack = $0; sub(/ [0-9]+$/, "", stack)
       k = split(stack, frame, ";")
       class = frame[k]; sub(/_\[[a-z]\]$/, "", class)
-      # The allocating method: the innermost frame outside the JDK (a JDK method allocates for its caller).
+      # The allocating method, the innermost frame outside the JDK (a JDK method allocates for its caller), and
+      # the method that called it.
       site = "?"
       for (i = k - 1; i > 1; i--) {
-        if (frame[i] !~ /^(java|jdk|sun)\//) { site = frame[i]; break }
+        if (frame[i] !~ /^(java|jdk|sun)\//) { site = frame[i] (i > 2 ? "  <-  " frame[i - 1] : ""); break }
       }
       gsub("/", ".", site)
-      total += bytes; byClass[class] += bytes; bySite[class "  <-  " site] += bytes
+      # Whose code asked for it: the innermost frame of one of these parts.
+      part = "other"
+      for (i = k - 1; i > 1 && part == "other"; i--) {
+        f = frame[i]
+        # Headers and frame classes allocate for whoever makes them: look further out.
+        if (f ~ /^io\/netty\/handler\/codec\/http2\/(ReadOnlyHttp2Headers|DefaultHttp2Headers|DefaultHttp2[A-Za-z]*Frame)\./) continue
+        if (f ~ /^io\/pooledh2\/example\//) part = "example server (handlers, routes)"
+        else if (f ~ /^io\/pooledh2\/codec\//) part = "pooled codec"
+        else if (f ~ /^io\/netty\/handler\/codec\/http2\/(HpackDecoder|DefaultHttp2HeadersDecoder)/) part = "HPACK decoder"
+        else if (f ~ /^io\/netty\/handler\/codec\/http2\/(HpackEncoder|DefaultHttp2HeadersEncoder)/) part = "HPACK encoder"
+        else if (f ~ /^io\/netty\/handler\/codec\/http2\/DefaultHttp2FrameReader/) part = "Netty frame reader"
+        else if (f ~ /^io\/netty\/handler\/codec\/http2\/DefaultHttp2FrameWriter/) part = "Netty frame writer"
+        else if (f ~ /^io\/netty\/handler\/codec\/http2\/(AbstractHttp2StreamChannel|Http2MultiplexHandler)/) part = "child channels (Http2MultiplexHandler)"
+        else if (f ~ /^io\/netty\/handler\/codec\/http2\/(DefaultHttp2Connection|WeightedFairQueue|DefaultHttp2RemoteFlowController|DefaultHttp2LocalFlowController)/) part = "streams and flow control"
+        else if (f ~ /^io\/netty\/handler\/codec\/http2\//) part = "Netty frame codec, encoder, decoder"
+        else if (f ~ /^io\/netty\/channel\/(ChannelOutboundBuffer|nio\/|socket\/)/) part = "socket reads and writes"
+      }
+      total += bytes; byClass[class] += bytes; bySite[class "  <-  " site] += bytes; byPart[part] += bytes
     }
     END {
       printf "sampled: %.0f B/request\n", total / n
       for (c in byClass) printf "%9.1f  %s\n", byClass[c] / n, c > dir "/classes"
       for (s in bySite) printf "%9.1f  %s\n", bySite[s] / n, s > dir "/sites"
+      for (p in byPart) printf "%9.1f  %s\n", byPart[p] / n, p > dir "/parts"
     }' "$work/alloc.collapsed"
+  echo
+  echo "B/request by the code that allocated (the innermost frame of the part):"
+  sort -rn "$work/parts"
   echo
   echo "B/request by allocated class (top 40):"
   sort -rn "$work/classes" | head -40
