@@ -60,13 +60,12 @@ final class ExampleFrameHandler extends Http2ChannelDuplexHandler {
             } else if (msg instanceof Http2DataFrame) {
                 onData(ctx, (Http2DataFrame) msg);
             } else if (msg instanceof Http2ResetFrame) {
-                FrameStreamExchange exchange = continuing(((Http2ResetFrame) msg).stream());
-                if (exchange != null) {
-                    try {
-                        exchange.onReset();
-                    } finally {
-                        done(exchange);
-                    }
+                // Only a download has more to write, and a download has an exchange of its own.
+                Http2FrameStream stream = ((Http2ResetFrame) msg).stream();
+                Http2Stream http2Stream = stream == null ? null : codec.connection().stream(stream.id());
+                Object kept = http2Stream == null ? null : http2Stream.getProperty(exchangeKey);
+                if (kept instanceof FrameStreamExchange) {
+                    ((FrameStreamExchange) kept).onReset();
                 }
             }
         } finally {
@@ -95,7 +94,7 @@ final class ExampleFrameHandler extends Http2ChannelDuplexHandler {
             return; // already closed (reset): nothing to answer
         }
         Http2Headers headers = frame.headers();
-        FrameStreamExchange exchange = continuing(stream, http2Stream);
+        FrameStreamExchange exchange = continuing(ctx, stream, http2Stream);
         if (exchange == null) {
             if (!ExampleExchange.keepsNoExchange(headers, frame.isEndStream())) {
                 exchange = new FrameStreamExchange(ctx, codec, dataFrameSize);
@@ -104,7 +103,7 @@ final class ExampleFrameHandler extends Http2ChannelDuplexHandler {
                 exchange.onHeaders(headers, frame.isEndStream());
                 return;
             }
-            exchange = reusable;
+            exchange = idle(ctx);
             exchange.stream = stream;
             try {
                 exchange.onHeaders(headers, frame.isEndStream());
@@ -125,7 +124,7 @@ final class ExampleFrameHandler extends Http2ChannelDuplexHandler {
     }
 
     private void onData(ChannelHandlerContext ctx, Http2DataFrame frame) {
-        FrameStreamExchange exchange = continuing(frame.stream());
+        FrameStreamExchange exchange = continuing(ctx, frame.stream());
         if (exchange != null) {
             try {
                 exchange.onData(frame.content(), frame.isEndStream());
@@ -140,17 +139,25 @@ final class ExampleFrameHandler extends Http2ChannelDuplexHandler {
     }
 
     /** The exchange that goes on with {@code stream} (see {@link ExampleExchange#continuing}), or null. */
-    private FrameStreamExchange continuing(Http2FrameStream stream) {
+    private FrameStreamExchange continuing(ChannelHandlerContext ctx, Http2FrameStream stream) {
         Http2Stream http2Stream = stream == null ? null : codec.connection().stream(stream.id());
-        return http2Stream == null ? null : continuing(stream, http2Stream);
+        return http2Stream == null ? null : continuing(ctx, stream, http2Stream);
     }
 
-    private FrameStreamExchange continuing(Http2FrameStream stream, Http2Stream http2Stream) {
-        FrameStreamExchange exchange = ExampleExchange.continuing(http2Stream.getProperty(exchangeKey), reusable);
-        if (exchange == reusable) {
-            reusable.stream = stream;
+    private FrameStreamExchange continuing(ChannelHandlerContext ctx, Http2FrameStream stream,
+                                           Http2Stream http2Stream) {
+        Object kept = http2Stream.getProperty(exchangeKey);
+        if (kept == null || kept instanceof FrameStreamExchange) {
+            return (FrameStreamExchange) kept;
         }
+        FrameStreamExchange exchange = ExampleExchange.continuing(kept, idle(ctx));
+        exchange.stream = stream;
         return exchange;
+    }
+
+    /** The reusable exchange, or a new one should a call come while it is in use (see ExampleStreamHandler). */
+    private FrameStreamExchange idle(ChannelHandlerContext ctx) {
+        return reusable.stream == null ? reusable : new FrameStreamExchange(ctx, codec, dataFrameSize);
     }
 
     /** After a call: the reusable exchange forgets the stream and the request. */

@@ -31,8 +31,9 @@ import io.netty.handler.codec.http2.HttpConversionUtil;
  * the flush that goes through the connection handler's flow controller. What a stream's {@link ExampleExchange}
  * must remember between frames is a property of Netty's {@link Http2Stream}: the exchange itself, or for an echo
  * only {@link ExampleExchange#ECHO_UNDER_WAY}; a request that {@link ExampleExchange#keepsNoExchange keeps no
- * exchange} (a GET of {@code /hello}, an echo) is answered by the connection's one reusable exchange. The listener gives the flow-control window back at once ({@code onDataRead} returns every
- * byte), as {@link ExampleFrameHandler} does.
+ * exchange} (a GET of {@code /hello}, an echo) is answered by the connection's one reusable exchange. The
+ * listener gives the flow-control window back at once ({@code onDataRead} returns every byte), as
+ * {@link ExampleFrameHandler} does.
  */
 final class ExampleFrameListener extends ChannelInboundHandlerAdapter
         implements Http2FrameListener, Http2RemoteFlowController.Listener {
@@ -78,7 +79,7 @@ final class ExampleFrameListener extends ChannelInboundHandlerAdapter
                 flushIfShuttingDown();
                 return;
             }
-            exchange = reusable;
+            exchange = idle();
             exchange.start(ctx, streamId);
             try {
                 exchange.onHeaders(headers, endOfStream);
@@ -133,13 +134,11 @@ final class ExampleFrameListener extends ChannelInboundHandlerAdapter
 
     @Override
     public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) {
-        ListenerExchange exchange = continuing(ctx, streamId);
-        if (exchange != null) {
-            try {
-                exchange.onReset();
-            } finally {
-                done(exchange);
-            }
+        // Only a download has more to write, and a download has an exchange of its own.
+        Http2Stream stream = handler.connection().stream(streamId);
+        Object kept = stream == null ? null : stream.getProperty(exchangeKey);
+        if (kept instanceof ListenerExchange) {
+            ((ListenerExchange) kept).onReset();
         }
     }
 
@@ -162,11 +161,18 @@ final class ExampleFrameListener extends ChannelInboundHandlerAdapter
     }
 
     private ListenerExchange continuing(ChannelHandlerContext ctx, Http2Stream stream) {
-        ListenerExchange exchange = ExampleExchange.continuing(stream.getProperty(exchangeKey), reusable);
-        if (exchange == reusable) {
-            reusable.start(ctx, stream.id());
+        Object kept = stream.getProperty(exchangeKey);
+        if (kept == null || kept instanceof ListenerExchange) {
+            return (ListenerExchange) kept;
         }
+        ListenerExchange exchange = ExampleExchange.continuing(kept, idle());
+        exchange.start(ctx, stream.id());
         return exchange;
+    }
+
+    /** The reusable exchange, or a new one should a call come while it is in use (see ExampleStreamHandler). */
+    private ListenerExchange idle() {
+        return reusable.ctx == null ? reusable : new ListenerExchange(this);
     }
 
     /** After a call: the reusable exchange forgets the stream and the request. */

@@ -28,9 +28,9 @@ import io.netty.util.ReferenceCountUtil;
  * stream's {@link ExampleExchange} (which writes frames to the stream's channel) must remember between frames is
  * kept as a property of Netty's {@link Http2Stream}, so it goes away with the stream: the exchange itself, or for
  * an echo only {@link ExampleExchange#ECHO_UNDER_WAY}. A request that {@link ExampleExchange#keepsNoExchange keeps
- * no exchange} (a GET of {@code /hello}, an echo) is answered by the connection's one reusable exchange. Every inbound frame is
- * released in {@code channelRead}, the moment it has been handled: that is what lets the pooled codec reuse it.
- * All of it runs on the connection's event loop, which its child channels share.
+ * no exchange} (a GET of {@code /hello}, an echo) is answered by the connection's one reusable exchange. Every
+ * inbound frame is released in {@code channelRead}, the moment it has been handled: that is what lets the pooled
+ * codec reuse it. All of it runs on the connection's event loop, which its child channels share.
  */
 @ChannelHandler.Sharable
 final class ExampleStreamHandler extends ChannelInboundHandlerAdapter {
@@ -95,7 +95,7 @@ final class ExampleStreamHandler extends ChannelInboundHandlerAdapter {
                 exchange.onHeaders(headers, frame.isEndStream());
                 return;
             }
-            exchange = reusable;
+            exchange = idle();
             exchange.ctx = ctx;
             try {
                 exchange.onHeaders(headers, frame.isEndStream());
@@ -126,11 +126,21 @@ final class ExampleStreamHandler extends ChannelInboundHandlerAdapter {
     }
 
     private StreamChannelExchange continuing(ChannelHandlerContext ctx, Http2Stream stream) {
-        StreamChannelExchange exchange = ExampleExchange.continuing(stream.getProperty(exchangeKey), reusable);
-        if (exchange == reusable) {
-            reusable.ctx = ctx;
+        Object kept = stream.getProperty(exchangeKey);
+        if (kept == null || kept instanceof StreamChannelExchange) {
+            return (StreamChannelExchange) kept;
         }
+        StreamChannelExchange exchange = ExampleExchange.continuing(kept, idle());
+        exchange.ctx = ctx;
         return exchange;
+    }
+
+    /**
+     * The reusable exchange, or a new one if it is in use: Netty may fire an event for a stream from inside a write
+     * on another (a writability change), and that call must not take over the exchange the outer call still uses.
+     */
+    private StreamChannelExchange idle() {
+        return reusable.ctx == null ? reusable : new StreamChannelExchange(codec, dataFrameSize);
     }
 
     /** After a call: the reusable exchange forgets the stream and the request. */
@@ -139,6 +149,13 @@ final class ExampleStreamHandler extends ChannelInboundHandlerAdapter {
             reusable.ctx = null;
             reusable.clear();
         }
+    }
+
+    /** The stream's own exchange (a download, a request answered at its end), if it has one. */
+    private StreamChannelExchange own(ChannelHandlerContext ctx) {
+        Http2Stream stream = stream(ctx);
+        Object kept = stream == null ? null : stream.getProperty(exchangeKey);
+        return kept instanceof StreamChannelExchange ? (StreamChannelExchange) kept : null;
     }
 
     @Override
@@ -162,19 +179,15 @@ final class ExampleStreamHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        StreamChannelExchange exchange = continuing(ctx);
-        if (exchange != null) {
-            try {
-                if (exchange.isEcho()) {
-                    // Back-pressure: while the client does not take the echo, stop reading its body. Unread DATA is
-                    // not given back to the flow-control window, so the client has to wait too.
-                    ctx.channel().config().setAutoRead(ctx.channel().isWritable());
-                } else {
-                    exchange.onWritable();
-                }
-            } finally {
-                done(exchange);
-            }
+        Http2Stream stream = stream(ctx);
+        Object kept = stream == null ? null : stream.getProperty(exchangeKey);
+        if (kept == ExampleExchange.ECHO_UNDER_WAY) {
+            // Back-pressure: while the client does not take the echo, stop reading its body. Unread DATA is not
+            // given back to the flow-control window, so the client has to wait too.
+            ctx.channel().config().setAutoRead(ctx.channel().isWritable());
+        } else if (kept instanceof StreamChannelExchange) {
+            // A download goes on (only a download has anything to write when the stream is writable again).
+            ((StreamChannelExchange) kept).onWritable();
         }
         ctx.fireChannelWritabilityChanged();
     }
@@ -182,13 +195,10 @@ final class ExampleStreamHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt instanceof Http2ResetFrame) {
-            StreamChannelExchange exchange = continuing(ctx);
+            // Only a download has more to write, and a download has an exchange of its own.
+            StreamChannelExchange exchange = own(ctx);
             if (exchange != null) {
-                try {
-                    exchange.onReset();
-                } finally {
-                    done(exchange);
-                }
+                exchange.onReset();
             }
         }
         // The pipeline's tail releases the event (a reset frame is a pooled frame on the pooled codec).
