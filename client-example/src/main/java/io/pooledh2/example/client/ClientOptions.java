@@ -22,7 +22,7 @@ import java.time.Duration;
                 + "request at a time each, every response checked (status, every body byte, trailers); a progress "
                 + "line per second and a summary (req/s, latency percentiles, bytes, errors). Exits with status 1 "
                 + "if any response was wrong.",
-                "--demo: the stock-vs-pooled demo instead, with the example server in this JVM (about 2 minutes)."},
+                "--demo: the stock-vs-pooled demo instead, each example server in a JVM of its own (about 2 minutes)."},
         versionProvider = ClientOptions.Version.class)
 public final class ClientOptions {
 
@@ -58,7 +58,7 @@ public final class ClientOptions {
     Boolean reuseFrames;
     boolean progress = true;
 
-    @Option(names = "--demo", description = "run the stock-vs-pooled demo (the example server in-process, "
+    @Option(names = "--demo", description = "run the stock-vs-pooled demo (each example server in a child JVM, "
             + "both codecs, both pipelines, about 2 minutes); the other options do not apply")
     boolean demo;
 

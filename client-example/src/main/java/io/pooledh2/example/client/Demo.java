@@ -3,40 +3,42 @@
  */
 package io.pooledh2.example.client;
 
-import io.pooledh2.example.server.ExampleServer;
 import io.pooledh2.example.server.Pipeline;
-import io.pooledh2.example.server.ServerOptions;
 import org.HdrHistogram.Histogram;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The demo: four example servers in this JVM on free ports, Netty's codec and the pooled one, each on the
- * {@link Pipeline#MULTIPLEX} and the {@link Pipeline#FRAMES} pipeline; the same workload against each (the client
- * always on the pooled codec). First a fixed warm-up on every server, not measured, so that the JIT has compiled
- * the code of all four before anything counts; then measured rounds that visit the four servers in turn, in the
- * reverse order every other round, so that drift (JIT, heap, the machine) spreads evenly over them.
+ * The demo: four example servers, Netty's codec and the pooled one, each on the {@link Pipeline#MULTIPLEX} and the
+ * {@link Pipeline#FRAMES} pipeline, each in a JVM of its own ({@link ServerProcess}: same heap and collector for all)
+ * on a free port; the same workload against each from this JVM (the client always on the pooled codec). A server
+ * alone in its JVM is measured alone: its garbage collections are its own, not the client's or another server's,
+ * and the JIT compiles its codec without the other codec's classes at the same call sites. First a fixed warm-up on
+ * every server, not measured, so that each JVM has compiled its server's code before anything counts; then
+ * measured rounds that visit the four servers in turn, in the reverse order every other round, so that drift
+ * (the machine, this JVM) spreads evenly over them.
  *
  * <p>Per server, over all measured rounds: requests per second; the bytes the server's event-loop threads
- * allocated per request; garbage collections and collection time per million requests, from this JVM's
- * {@link GarbageCollectorMXBean}s (the client shares the JVM and does the same on every server, so the differences
- * are the server's); the latency percentiles of every request (HdrHistogram). The last line states the pooled
- * codec's difference on a metric only where every round agrees on its direction, "within noise" otherwise.
+ * allocated per request; garbage collections and collection time per million requests, from the server JVM's
+ * {@link GarbageCollectorMXBean}s; the latency percentiles of every request (HdrHistogram). The last line states
+ * the pooled codec's difference on a metric only where every round agrees on its direction, "within noise"
+ * otherwise.
  */
 final class Demo {
 
     /** How long the warm-up and the measured rounds take. */
     enum Timing {
-        /** About 100 s of load: 2 x 3 s of warm-up and 4 x 4 s measured, per server. */
-        FULL(2, Duration.ofSeconds(3), 4, Duration.ofSeconds(4)),
+        /** About 100 s of load: 3 x 3 s of warm-up and 4 x 4 s measured, per server. */
+        FULL(3, Duration.ofSeconds(3), 4, Duration.ofSeconds(4)),
         /** For the test: a few seconds in all. */
         QUICK(1, Duration.ofMillis(200), 2, Duration.ofMillis(300));
 
@@ -72,9 +74,8 @@ final class Demo {
     static final class Side implements AutoCloseable {
         final Pipeline pipeline;
         final boolean stock;
-        final ExampleServer server;
-        final LoadClient client;
-        final ThreadAllocation serverThreads;
+        final ServerProcess server;
+        LoadClient client;
         final Histogram latencies = LoadResult.newLatencyHistogram();
         final List<Round> rounds = new ArrayList<>();
         final List<String> errorSamples = new ArrayList<>();
@@ -85,12 +86,10 @@ final class Demo {
         long gcCount;
         long gcMillis;
 
-        Side(Pipeline pipeline, boolean stock, ExampleServer server, LoadClient client) {
+        Side(Pipeline pipeline, boolean stock, ServerProcess server) {
             this.pipeline = pipeline;
             this.stock = stock;
             this.server = server;
-            this.client = client;
-            this.serverThreads = new ThreadAllocation(server.eventLoopThreads());
         }
 
         String pipelineName() {
@@ -102,26 +101,22 @@ final class Demo {
         }
 
         /** One measured round: everything adds up over the rounds. */
-        Round measure(Duration duration) {
-            long gcCountBefore = gcCount();
-            long gcMillisBefore = gcMillis();
-            long allocatedBefore = serverThreads.allocatedBytes();
+        Round measure(Duration duration) throws IOException, InterruptedException {
+            ServerProcess.Stats before = server.stats();
             LoadResult result = client.run(Long.MAX_VALUE, duration, null);
-            long allocated = serverThreads.allocatedBytes() - allocatedBefore;
-            long roundGcCount = gcCount() - gcCountBefore;
-            long roundGcMillis = gcMillis() - gcMillisBefore;
-            allocatedBytes += allocated;
-            gcCount += roundGcCount;
-            gcMillis += roundGcMillis;
+            ServerProcess.Stats round = server.stats().minus(before);
+            allocatedBytes += round.allocatedBytes();
+            gcCount += round.gcCount();
+            gcMillis += round.gcMillis();
             ok += result.ok();
             errors += result.errors();
             nanos += result.elapsedNanos;
             latencies.add(result.latencies);
             errorSamples.addAll(result.errorSamples());
-            Round round = new Round(result.requestsPerSecond(), perRequest(allocated, result.ok()),
-                    perMillion(roundGcMillis, result.ok()), result.latencyNanos(99));
-            rounds.add(round);
-            return round;
+            Round measured = new Round(result.requestsPerSecond(), perRequest(round.allocatedBytes(), result.ok()),
+                    perMillion(round.gcMillis(), result.ok()), result.latencyNanos(99));
+            rounds.add(measured);
+            return measured;
         }
 
         double requestsPerSecond() {
@@ -147,9 +142,11 @@ final class Demo {
         @Override
         public void close() {
             try {
-                client.close();
+                if (client != null) {
+                    client.close();
+                }
             } finally {
-                server.stop();
+                server.close();
             }
         }
     }
@@ -162,7 +159,10 @@ final class Demo {
                 .progress(false);
     }
 
-    /** Runs the demo and prints it to {@code out}; returns whether every response of every run was right. */
+    /**
+     * Runs the demo and prints it to {@code out} (the servers' standard error goes to this JVM's); returns whether
+     * every response of every run was right and no server reported a leak.
+     */
     static boolean run(PrintStream out, Timing timing) throws Exception {
         ClientOptions workload = workload();
         out.println("pooledh2 demo: the example server on Netty's codec and on the pooled codec, pipelines "
@@ -172,16 +172,27 @@ final class Demo {
         out.println("  warm-up: " + timing.warmUpPasses + " pass(es) of " + seconds(timing.warmUpPass)
                 + " on every server, not measured; then " + timing.rounds + " measured round(s) of "
                 + seconds(timing.round) + " per server, the servers in turn (reversed every other round)");
+        out.println("  servers: each in a JVM of its own, " + String.join(" ", ServerProcess.jvmOptions())
+                + "; the client in this JVM");
         out.println("  server B/req: bytes allocated by the server's event-loop threads "
-                + "(ThreadMXBean.getThreadAllocatedBytes) / requests");
-        out.println("  GC/M req, GC ms/M req: collections and collection time per million requests, from this JVM's "
-                + "GarbageCollectorMXBeans (the in-process client does the same work for every server)");
+                + "(ThreadMXBean.getThreadAllocatedBytes, in the server's JVM) / requests");
+        out.println("  GC/M req, GC ms/M req: collections and collection time per million requests, from the server "
+                + "JVM's own GarbageCollectorMXBeans");
         out.println("  latency: each request, as the client sees it, all measured rounds (HdrHistogram)");
-        List<Side> sides = new ArrayList<>();
+        // Read by the shutdown hook's thread too.
+        List<Side> sides = new CopyOnWriteArrayList<>();
+        // Ctrl-C ends this JVM without the finally below: the servers are told to stop then.
+        Thread stopServers = new Thread(() -> sides.forEach(side -> side.server.destroy()), "pooledh2-demo-stop");
+        Runtime.getRuntime().addShutdownHook(stopServers);
         try {
+            // All four JVMs start side by side, then each gets its client.
             for (Pipeline pipeline : List.of(Pipeline.MULTIPLEX, Pipeline.FRAMES)) {
-                sides.add(start(pipeline, true));
-                sides.add(start(pipeline, false));
+                for (boolean stock : new boolean[] {true, false}) {
+                    sides.add(new Side(pipeline, stock, ServerProcess.start(pipeline, stock, System.err)));
+                }
+            }
+            for (Side side : sides) {
+                side.client = LoadClient.connect(workload().port(side.server.awaitListening()));
             }
             for (int pass = 0; pass < timing.warmUpPasses; pass++) {
                 for (Side side : sides) {
@@ -210,20 +221,27 @@ final class Demo {
                         side.gcCountPerMillion(), side.gcMillisPerMillion(), side.latencyNanos(50) / 1e6,
                         side.latencyNanos(99) / 1e6, side.latencyNanos(99.9) / 1e6, side.errors));
             }
+            boolean clean = true;
             for (Side side : sides) {
                 for (String error : side.errorSamples) {
                     out.println("error (" + side.pipelineName() + ", " + side.codecName() + "): " + error);
                 }
+                if (side.server.leakReports() > 0) {
+                    out.println("leak (" + side.pipelineName() + ", " + side.codecName() + "): "
+                            + side.server.leakReports() + " LEAK report(s) on the server's standard error");
+                }
+                clean &= side.errors == 0 && side.server.leakReports() == 0;
             }
             out.println(verdict(sides));
-            boolean clean = true;
-            for (Side side : sides) {
-                clean &= side.errors == 0;
-            }
             return clean;
         } finally {
             for (Side side : sides) {
                 side.close();
+            }
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopServers);
+            } catch (IllegalStateException e) {
+                // Shutting down already: the hook runs, harmlessly.
             }
         }
     }
@@ -268,33 +286,6 @@ final class Demo {
         // Three rounds at least: with two, chance alone makes them agree one time in two.
         boolean agree = rounds >= 3 && (up == rounds || down == rounds) && Math.abs(change) >= 1;
         return agree ? String.format(Locale.ROOT, "%s %+.1f%%", metric, change) : metric + " within noise";
-    }
-
-    private static Side start(Pipeline pipeline, boolean stock) throws Exception {
-        ExampleServer server = new ExampleServer(new ServerOptions().port(0).pipeline(pipeline).stockCodec(stock))
-                .start();
-        try {
-            return new Side(pipeline, stock, server, LoadClient.connect(workload().port(server.port())));
-        } catch (Exception | Error e) {
-            server.stop();
-            throw e;
-        }
-    }
-
-    private static long gcCount() {
-        long count = 0;
-        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            count += Math.max(0, gc.getCollectionCount());
-        }
-        return count;
-    }
-
-    private static long gcMillis() {
-        long millis = 0;
-        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            millis += Math.max(0, gc.getCollectionTime());
-        }
-        return millis;
     }
 
     private static double perRequest(double total, long requests) {

@@ -9,8 +9,8 @@ import java.io.PrintWriter;
 
 /**
  * The example client's command line: a load run against any h2c server (prior knowledge) with a progress line
- * per second and a summary, or {@code --demo}, the stock-vs-pooled comparison against the example server
- * started in-process (see {@link Demo}). Exits with status 1 if any response was wrong.
+ * per second and a summary, or {@code --demo}, the stock-vs-pooled comparison against the example server,
+ * each server in a JVM of its own (see {@link Demo}). Exits with status 1 if any response was wrong.
  */
 public final class ExampleClient {
 

@@ -9,11 +9,12 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.ReadOnlyHttp2Headers;
 import io.netty.util.AsciiString;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -30,15 +31,19 @@ import java.util.Map;
  * Every route copies the request headers named {@code x-echo-*} into its response headers.
  *
  * <p>A model of a low-garbage handler: what is the same for every response is made once (the body of
- * {@code /hello}, the response headers of a request without {@code x-echo-*} headers); the route is found by
- * comparing the {@code :path} value in place, without making a {@code String} or a {@code QueryStringDecoder};
- * echoed headers keep the decoder's name and value objects instead of copying them into strings. What is still
- * made per request: the exchange itself (on the frames and listener pipelines only when the request spans more
- * than one frame), the response headers when there are headers to echo, the frames and promises written, and
- * the echo's retained duplicate of each DATA payload.
+ * {@code /hello}, the response headers of a request without {@code x-echo-*} headers); response headers are
+ * Netty's array-based {@link ReadOnlyHttp2Headers}, not a hash table; the route is found by comparing the
+ * {@code :path} value in place, without making a {@code String} or a {@code QueryStringDecoder}; echoed headers
+ * keep the decoder's name and value objects instead of copying them into strings; the echo writes each request
+ * DATA payload back as it is. A pipeline keeps no exchange object for a GET answered within its HEADERS frame nor
+ * for an echo ({@link #keepsNoExchange}): one reusable exchange per connection answers those. What is still made
+ * per request: the response headers when there are headers to echo (an array and the headers object), the
+ * echo's copy of the trailers (the same), the frames written, and an exchange object for the requests that need
+ * one (a download, a GET with a body, an error answered before the request ended).
  *
- * <p>Nothing of a request frame is kept past the frame's release: the echoed bytes are a retained duplicate of
- * the payload (a reference of their own), echoed trailers are copied into a headers object of their own.
+ * <p>Nothing of a request frame is used past the frame's release but the echoed payload, which holds a reference
+ * of its own (the pooled codec keeps the frame until the payload is written, as it does for any retained frame);
+ * echoed trailers are copied into a headers object of their own.
  */
 abstract class ExampleExchange {
 
@@ -57,17 +62,19 @@ abstract class ExampleExchange {
             (ByteBuffer) ByteBuffer.allocateDirect(ExampleContent.HELLO_LENGTH).put(ExampleContent.helloBody()).flip())
             .asReadOnly());
 
+    private static final AsciiString OK = HttpResponseStatus.OK.codeAsText();
+    /** The fields after {@code :status} of each route's response, as name, value, name, value, ... */
+    private static final AsciiString[] HELLO_FIELDS = {HttpHeaderNames.CONTENT_TYPE, TEXT_PLAIN,
+            HttpHeaderNames.CONTENT_LENGTH, AsciiString.of(Integer.toString(ExampleContent.HELLO_LENGTH))};
+    private static final AsciiString[] ECHO_FIELDS = {HttpHeaderNames.CONTENT_TYPE, OCTET_STREAM};
+
     /**
-     * Response headers that do not depend on the request, made once and shared by every connection: nothing
-     * changes them after this (the encoder only reads headers), so sharing them across threads is safe.
+     * Response headers that do not depend on the request, made once and shared by every connection. Netty's
+     * {@link ReadOnlyHttp2Headers}: arrays the encoder reads in order, no hash table; immutable, so sharing them
+     * across threads is safe. A response with echoed fields gets a copy of its own, made the same way.
      */
-    private static final Http2Headers HELLO_HEADERS = new DefaultHttp2Headers()
-            .status(HttpResponseStatus.OK.codeAsText())
-            .set(HttpHeaderNames.CONTENT_TYPE, TEXT_PLAIN)
-            .set(HttpHeaderNames.CONTENT_LENGTH, AsciiString.of(Integer.toString(ExampleContent.HELLO_LENGTH)));
-    private static final Http2Headers ECHO_HEADERS = new DefaultHttp2Headers()
-            .status(HttpResponseStatus.OK.codeAsText())
-            .set(HttpHeaderNames.CONTENT_TYPE, OCTET_STREAM);
+    private static final Http2Headers HELLO_HEADERS = ReadOnlyHttp2Headers.serverHeaders(false, OK, HELLO_FIELDS);
+    private static final Http2Headers ECHO_HEADERS = ReadOnlyHttp2Headers.serverHeaders(false, OK, ECHO_FIELDS);
 
     private enum Route { HELLO, ECHO, DOWNLOAD, ERROR }
 
@@ -86,8 +93,20 @@ abstract class ExampleExchange {
     }
 
     /**
-     * Forgets the last request, so that this object can answer another one: a pipeline that answers a request
-     * within its HEADERS frame ({@link #answeredByHeaders}) uses one exchange per connection for all of those.
+     * What a pipeline keeps for a stream whose echo is under way, instead of an exchange object: an echo answers
+     * each of its frames as it comes, so all it has to remember between them is that it is an echo (see
+     * {@link #keepsNoExchange}).
+     */
+    static final Object ECHO_UNDER_WAY = new Object() {
+        @Override
+        public String toString() {
+            return "echo under way";
+        }
+    };
+
+    /**
+     * Forgets the last request, so that this object can answer another one: a pipeline answers every request that
+     * {@link #keepsNoExchange keeps no exchange} with one exchange per connection, cleared after each call.
      */
     protected final void clear() {
         requestHeadersSeen = false;
@@ -96,6 +115,31 @@ abstract class ExampleExchange {
         downloadSize = 0;
         downloadWritten = 0;
         downloadFrameSize = 0;
+    }
+
+    /**
+     * The exchange that answers the next frame of a stream for which a pipeline kept {@code kept}: the stream's own
+     * exchange, or for {@link #ECHO_UNDER_WAY} the pipeline's {@code reusable} one, set to go on with the echo (the
+     * pipeline clears it after the call); {@code null} if it kept nothing.
+     */
+    @SuppressWarnings("unchecked")
+    static <E extends ExampleExchange> E continuing(Object kept, E reusable) {
+        if (kept == ECHO_UNDER_WAY) {
+            ExampleExchange exchange = reusable;
+            exchange.requestHeadersSeen = true;
+            exchange.route = Route.ECHO;
+            return reusable;
+        }
+        return (E) kept;
+    }
+
+    /**
+     * After a request's first HEADERS frame was answered with a pipeline's reusable exchange: what the pipeline
+     * keeps for the stream's next frames ({@link #ECHO_UNDER_WAY} for an echo whose request goes on), or
+     * {@code null} if there is nothing to keep.
+     */
+    final Object toKeep(boolean endStream) {
+        return route == Route.ECHO && !endStream ? ECHO_UNDER_WAY : null;
     }
 
     /** Writes a HEADERS frame on this stream (not flushed). */
@@ -115,16 +159,22 @@ abstract class ExampleExchange {
     protected abstract ByteBufAllocator alloc();
 
     /**
-     * Whether a request whose first frame is {@code headers} is answered by {@link #onHeaders} alone, so that a
-     * pipeline need not keep an exchange for its stream: a GET (other than {@code /download}, which continues when
-     * the window opens) that ends with its HEADERS frame.
+     * Whether a request whose first frame is {@code headers} needs no exchange object of its own, so that a pipeline
+     * can answer it with one reusable exchange: a GET (other than {@code /download}, which continues when the window
+     * opens) that ends with its HEADERS frame, which {@link #onHeaders} answers at once; or a POST to
+     * {@code /echo}, whose next frames need only {@link #ECHO_UNDER_WAY} to go on ({@link #toKeep}).
      */
-    static boolean answeredByHeaders(Http2Headers headers, boolean endStream) {
-        if (!endStream || !GET.contentEquals(headers.method())) {
-            return false;
-        }
+    static boolean keepsNoExchange(Http2Headers headers, boolean endStream) {
+        CharSequence method = headers.method();
         CharSequence path = headers.path();
-        return path == null || !pathIs(path, pathEnd(path), ExampleContent.DOWNLOAD_PATH);
+        if (path == null) {
+            return endStream;
+        }
+        int pathEnd = pathEnd(path);
+        if (POST.contentEquals(method)) {
+            return pathIs(path, pathEnd, ExampleContent.ECHO_PATH);
+        }
+        return endStream && GET.contentEquals(method) && !pathIs(path, pathEnd, ExampleContent.DOWNLOAD_PATH);
     }
 
     /** A request's HEADERS frame (the first) or its trailers (the second). Does not release anything. */
@@ -149,7 +199,7 @@ abstract class ExampleExchange {
             }
             route = Route.ECHO;
             // The body goes back as it arrives; an empty request (HEADERS with END_STREAM) gets an empty answer.
-            writeHeaders(withEchoedHeaders(ECHO_HEADERS, headers), endStream);
+            writeHeaders(withEchoedHeaders(ECHO_HEADERS, ECHO_FIELDS, headers), endStream);
             return;
         }
         if (!GET.contentEquals(method)) {
@@ -158,7 +208,7 @@ abstract class ExampleExchange {
         }
         if (pathIs(path, pathEnd, ExampleContent.HELLO_PATH)) {
             route = Route.HELLO;
-            responseHeaders = withEchoedHeaders(HELLO_HEADERS, headers);
+            responseHeaders = withEchoedHeaders(HELLO_HEADERS, HELLO_FIELDS, headers);
         } else if (pathIs(path, pathEnd, ExampleContent.DOWNLOAD_PATH)) {
             long size = downloadSize(path, pathEnd);
             if (size < 0) {
@@ -169,12 +219,9 @@ abstract class ExampleExchange {
             downloadSize = size;
             downloadFrameSize = Math.min(dataFrameSize, maxFrameSize());
             // The length varies, so these headers are the request's own.
-            Http2Headers response = new DefaultHttp2Headers(false)
-                    .status(HttpResponseStatus.OK.codeAsText())
-                    .set(HttpHeaderNames.CONTENT_TYPE, OCTET_STREAM)
-                    .setLong(HttpHeaderNames.CONTENT_LENGTH, size);
-            addEchoedHeaders(response, headers);
-            responseHeaders = response;
+            AsciiString[] fields = {HttpHeaderNames.CONTENT_TYPE, OCTET_STREAM,
+                    HttpHeaderNames.CONTENT_LENGTH, AsciiString.of(Long.toString(size))};
+            responseHeaders = withEchoedHeaders(null, fields, headers);
         } else {
             error(HttpResponseStatus.NOT_FOUND, "no route for " + path.subSequence(0, pathEnd));
             return;
@@ -187,8 +234,10 @@ abstract class ExampleExchange {
     /** A request's DATA frame. Does not release it: the caller does, after this returns. */
     final void onData(ByteBuf content, boolean endStream) {
         if (route == Route.ECHO) {
-            // A reference of our own to the bytes: the frame, and the payload it holds, are released after this.
-            writeData(content.retainedDuplicate(), endStream);
+            // The payload itself goes back, with a reference of our own (the caller releases the frame's after
+            // this): no copy and no duplicate object. The writer advances its reader index, which nothing else
+            // reads once the frame is released, and releases it once written.
+            writeData(content.retain(), endStream);
             return;
         }
         // Other routes ignore a request body; they answer when the request has ended.
@@ -255,10 +304,9 @@ abstract class ExampleExchange {
     private void error(HttpResponseStatus status, String message) {
         route = Route.ERROR;
         ByteBuf body = ByteBufUtil.writeAscii(alloc(), status + ": " + message + "\n");
-        Http2Headers headers = new DefaultHttp2Headers().status(status.codeAsText())
-                .set(HttpHeaderNames.CONTENT_TYPE, TEXT_PLAIN).setInt(HttpHeaderNames.CONTENT_LENGTH,
-                        body.readableBytes());
-        writeHeaders(headers, false);
+        writeHeaders(ReadOnlyHttp2Headers.serverHeaders(false, status.codeAsText(), HttpHeaderNames.CONTENT_TYPE,
+                TEXT_PLAIN, HttpHeaderNames.CONTENT_LENGTH, AsciiString.of(Integer.toString(body.readableBytes()))),
+                false);
         writeData(body, true);
         flush();
     }
@@ -317,37 +365,34 @@ abstract class ExampleExchange {
     }
 
     /**
-     * {@code template} itself when the request has no {@code x-echo-*} header (the common case costs nothing),
-     * else a copy of it with those headers added.
+     * {@code template} (the response's {@code :status} 200 and {@code fields}) when the request has no
+     * {@code x-echo-*} header, the common case, which then costs nothing; else new headers with {@code fields} and
+     * the request's {@code x-echo-*} fields after them. One pass counts them, so that the one array made is the
+     * right size ({@link ReadOnlyHttp2Headers} reads its array to the end). Their name and value objects are kept,
+     * not copied: the HPACK decoder makes a new immutable {@code AsciiString} for each literal (and its table
+     * entries are immutable too); a pooled frame's release empties its header arrays, not these objects.
      */
-    private static Http2Headers withEchoedHeaders(Http2Headers template, Http2Headers request) {
-        Http2Headers response = null;
+    private static Http2Headers withEchoedHeaders(Http2Headers template, AsciiString[] fields, Http2Headers request) {
+        int echoed = 0;
         for (Map.Entry<CharSequence, CharSequence> header : request) {
             if (isEchoed(header.getKey())) {
-                if (response == null) {
-                    // Validation off: the names and values come from the template or from a request the decoder
-                    // has validated.
-                    response = new DefaultHttp2Headers(false, template.size() + 2);
-                    response.add(template);
-                }
-                response.add(header.getKey(), header.getValue());
+                echoed++;
             }
         }
-        return response == null ? template : response;
-    }
-
-    /**
-     * Adds the request's {@code x-echo-*} headers to {@code response}. Here and in {@link #withEchoedHeaders} the
-     * name and value objects are kept, not copied into strings: the HPACK decoder makes a new immutable
-     * {@code AsciiString} for each literal (and its table entries are immutable too); a pooled frame's release
-     * empties its header arrays, not these objects.
-     */
-    private static void addEchoedHeaders(Http2Headers response, Http2Headers request) {
+        if (echoed == 0 && template != null) {
+            return template;
+        }
+        AsciiString[] all = Arrays.copyOf(fields, fields.length + 2 * echoed);
+        int next = fields.length;
         for (Map.Entry<CharSequence, CharSequence> header : request) {
-            if (isEchoed(header.getKey())) {
-                response.add(header.getKey(), header.getValue());
+            if (next < all.length && isEchoed(header.getKey())) {
+                // The same objects, unless they came by HTTP/1.1 Upgrade as Strings.
+                all[next++] = AsciiString.of(header.getKey());
+                all[next++] = AsciiString.of(header.getValue());
             }
         }
+        // Validation off: the names and values are constants or come from a request the decoder has validated.
+        return ReadOnlyHttp2Headers.serverHeaders(false, OK, all);
     }
 
     private static boolean isEchoed(CharSequence name) {
@@ -355,15 +400,22 @@ abstract class ExampleExchange {
                 ExampleContent.ECHO_HEADER_PREFIX.length());
     }
 
-    /** The request's trailers in a headers object of their own, without pseudo-headers (a trailer block has none). */
+    /**
+     * The request's trailers in a headers object of their own, without pseudo-headers (a trailer block has none):
+     * an array of the fields' name and value objects (see {@link #withEchoedHeaders}), in Netty's
+     * {@link ReadOnlyHttp2Headers}. A copy because the trailers may wait in the flow controller behind queued DATA,
+     * past the request frame's release, which empties a pooled frame's headers.
+     */
     private static Http2Headers trailersCopy(Http2Headers trailers) {
-        Http2Headers copy = new DefaultHttp2Headers(false, trailers.size());
+        AsciiString[] fields = new AsciiString[2 * trailers.size()];
+        int next = 0;
         for (Map.Entry<CharSequence, CharSequence> header : trailers) {
             CharSequence name = header.getKey();
-            if (name.length() > 0 && name.charAt(0) != ':') {
-                copy.add(name, header.getValue());
+            if (next < fields.length && name.length() > 0 && name.charAt(0) != ':') {
+                fields[next++] = AsciiString.of(name);
+                fields[next++] = AsciiString.of(header.getValue());
             }
         }
-        return copy;
+        return ReadOnlyHttp2Headers.trailers(false, next == fields.length ? fields : Arrays.copyOf(fields, next));
     }
 }

@@ -24,10 +24,11 @@ import io.netty.util.ReferenceCountUtil;
 
 /**
  * The {@link Pipeline#FRAMES} pipeline's handler: one per connection, right after the frame codec (and
- * {@code Http2StreamResetHandler}), every stream's frames in one {@code channelRead}, no child channels. A
- * stream's {@link ExampleExchange} is kept as a property of Netty's {@link Http2Stream}, so it goes away with the
- * stream; a request answered within its HEADERS frame (a GET of {@code /hello}) uses the connection's one
- * reusable exchange and leaves nothing behind.
+ * {@code Http2StreamResetHandler}), every stream's frames in one {@code channelRead}, no child channels. What a
+ * stream's {@link ExampleExchange} must remember between frames is kept as a property of Netty's
+ * {@link Http2Stream}, so it goes away with the stream: the exchange itself, or for an echo only
+ * {@link ExampleExchange#ECHO_UNDER_WAY}. A request that {@link ExampleExchange#keepsNoExchange keeps no exchange}
+ * (a GET of {@code /hello}, an echo) is answered by the connection's one reusable exchange.
  *
  * <p>Without child channels nobody gives the flow-control window back for this handler: it writes a
  * WINDOW_UPDATE frame for each DATA frame it has handled. It does so at once, so an echo's client is not slowed
@@ -59,9 +60,12 @@ final class ExampleFrameHandler extends Http2ChannelDuplexHandler {
             } else if (msg instanceof Http2DataFrame) {
                 onData(ctx, (Http2DataFrame) msg);
             } else if (msg instanceof Http2ResetFrame) {
-                FrameStreamExchange exchange = exchange(((Http2ResetFrame) msg).stream());
-                if (exchange != null) {
-                    exchange.onReset();
+                // Only a download has more to write, and a download has an exchange of its own.
+                Http2FrameStream stream = ((Http2ResetFrame) msg).stream();
+                Http2Stream http2Stream = stream == null ? null : codec.connection().stream(stream.id());
+                Object kept = http2Stream == null ? null : http2Stream.getProperty(exchangeKey);
+                if (kept instanceof FrameStreamExchange) {
+                    ((FrameStreamExchange) kept).onReset();
                 }
             }
         } finally {
@@ -85,34 +89,48 @@ final class ExampleFrameHandler extends Http2ChannelDuplexHandler {
 
     private void onHeaders(ChannelHandlerContext ctx, Http2HeadersFrame frame) {
         Http2FrameStream stream = frame.stream();
+        Http2Stream http2Stream = stream == null ? null : codec.connection().stream(stream.id());
+        if (http2Stream == null) {
+            return; // already closed (reset): nothing to answer
+        }
         Http2Headers headers = frame.headers();
-        FrameStreamExchange exchange = exchange(stream);
+        FrameStreamExchange exchange = continuing(ctx, stream, http2Stream);
         if (exchange == null) {
-            if (ExampleExchange.answeredByHeaders(headers, frame.isEndStream())) {
-                reusable.stream = stream;
-                try {
-                    reusable.onHeaders(headers, true);
-                } finally {
-                    reusable.stream = null;
-                    reusable.clear();
-                }
+            if (!ExampleExchange.keepsNoExchange(headers, frame.isEndStream())) {
+                exchange = new FrameStreamExchange(ctx, codec, dataFrameSize);
+                exchange.stream = stream;
+                http2Stream.setProperty(exchangeKey, exchange);
+                exchange.onHeaders(headers, frame.isEndStream());
                 return;
             }
-            Http2Stream http2Stream = codec.connection().stream(stream.id());
-            if (http2Stream == null) {
-                return; // already closed (reset): nothing to answer
-            }
-            exchange = new FrameStreamExchange(ctx, codec, dataFrameSize);
+            exchange = idle(ctx);
             exchange.stream = stream;
-            http2Stream.setProperty(exchangeKey, exchange);
+            try {
+                exchange.onHeaders(headers, frame.isEndStream());
+                Object keep = exchange.toKeep(frame.isEndStream());
+                if (keep != null) {
+                    http2Stream.setProperty(exchangeKey, keep);
+                }
+            } finally {
+                done(exchange);
+            }
+            return;
         }
-        exchange.onHeaders(headers, frame.isEndStream());
+        try {
+            exchange.onHeaders(headers, frame.isEndStream());
+        } finally {
+            done(exchange);
+        }
     }
 
     private void onData(ChannelHandlerContext ctx, Http2DataFrame frame) {
-        FrameStreamExchange exchange = exchange(frame.stream());
+        FrameStreamExchange exchange = continuing(ctx, frame.stream());
         if (exchange != null) {
-            exchange.onData(frame.content(), frame.isEndStream());
+            try {
+                exchange.onData(frame.content(), frame.isEndStream());
+            } finally {
+                done(exchange);
+            }
         }
         int bytes = frame.initialFlowControlledBytes();
         if (bytes > 0) {
@@ -120,9 +138,34 @@ final class ExampleFrameHandler extends Http2ChannelDuplexHandler {
         }
     }
 
-    private FrameStreamExchange exchange(Http2FrameStream stream) {
+    /** The exchange that goes on with {@code stream} (see {@link ExampleExchange#continuing}), or null. */
+    private FrameStreamExchange continuing(ChannelHandlerContext ctx, Http2FrameStream stream) {
         Http2Stream http2Stream = stream == null ? null : codec.connection().stream(stream.id());
-        return http2Stream == null ? null : http2Stream.getProperty(exchangeKey);
+        return http2Stream == null ? null : continuing(ctx, stream, http2Stream);
+    }
+
+    private FrameStreamExchange continuing(ChannelHandlerContext ctx, Http2FrameStream stream,
+                                           Http2Stream http2Stream) {
+        Object kept = http2Stream.getProperty(exchangeKey);
+        if (kept == null || kept instanceof FrameStreamExchange) {
+            return (FrameStreamExchange) kept;
+        }
+        FrameStreamExchange exchange = ExampleExchange.continuing(kept, idle(ctx));
+        exchange.stream = stream;
+        return exchange;
+    }
+
+    /** The reusable exchange, or a new one should a call come while it is in use (see ExampleStreamHandler). */
+    private FrameStreamExchange idle(ChannelHandlerContext ctx) {
+        return reusable.stream == null ? reusable : new FrameStreamExchange(ctx, codec, dataFrameSize);
+    }
+
+    /** After a call: the reusable exchange forgets the stream and the request. */
+    private void done(FrameStreamExchange exchange) {
+        if (exchange == reusable) {
+            reusable.stream = null;
+            reusable.clear();
+        }
     }
 
     @Override
@@ -136,8 +179,12 @@ final class ExampleFrameHandler extends Http2ChannelDuplexHandler {
         if (evt instanceof Http2FrameStreamEvent) {
             Http2FrameStreamEvent event = (Http2FrameStreamEvent) evt;
             if (event.type() == Http2FrameStreamEvent.Type.Writability) {
-                FrameStreamExchange exchange = exchange(event.stream());
-                if (exchange != null) {
+                Http2Stream http2Stream = codec.connection().stream(event.stream().id());
+                Object kept = http2Stream == null ? null : http2Stream.getProperty(exchangeKey);
+                // Only a download goes on when the stream is writable again, and a download has an exchange of
+                // its own (an echo under way has nothing to write but the frames it answers).
+                if (kept instanceof FrameStreamExchange) {
+                    FrameStreamExchange exchange = (FrameStreamExchange) kept;
                     // Not now: this event comes from inside the decoder's handling of a WINDOW_UPDATE, and a
                     // download that ends here would close the stream under it (Netty's Http2FrameCodec then
                     // fails to find the stream it is about to report the frame for). Next, on this event loop.

@@ -28,10 +28,12 @@ import io.netty.handler.codec.http2.HttpConversionUtil;
  * {@link Http2ConnectionHandler} (the grpc-java and Vert.x style), writing through the handler's encoder. It is
  * also a handler, right after the connection handler, for two things a listener alone does not get: the request
  * that came by HTTP/1.1 {@code Upgrade: h2c} (Netty's handler answers it on stream 1 but gives it to no one), and
- * the flush that goes through the connection handler's flow controller. A stream's {@link ExampleExchange} is a
- * property of Netty's {@link Http2Stream}; a request answered within its HEADERS frame uses the connection's one
- * reusable exchange. The listener gives the flow-control window back at once ({@code onDataRead} returns every
- * byte), as {@link ExampleFrameHandler} does.
+ * the flush that goes through the connection handler's flow controller. What a stream's {@link ExampleExchange}
+ * must remember between frames is a property of Netty's {@link Http2Stream}: the exchange itself, or for an echo
+ * only {@link ExampleExchange#ECHO_UNDER_WAY}; a request that {@link ExampleExchange#keepsNoExchange keeps no
+ * exchange} (a GET of {@code /hello}, an echo) is answered by the connection's one reusable exchange. The
+ * listener gives the flow-control window back at once ({@code onDataRead} returns every byte), as
+ * {@link ExampleFrameHandler} does.
  */
 final class ExampleFrameListener extends ChannelInboundHandlerAdapter
         implements Http2FrameListener, Http2RemoteFlowController.Listener {
@@ -63,26 +65,39 @@ final class ExampleFrameListener extends ChannelInboundHandlerAdapter
     @Override
     public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding,
                               boolean endOfStream) {
-        ListenerExchange exchange = exchange(streamId);
+        Http2Stream stream = handler.connection().stream(streamId);
+        if (stream == null) {
+            return; // already closed (reset): nothing to answer
+        }
+        ListenerExchange exchange = continuing(ctx, stream);
         if (exchange == null) {
-            if (ExampleExchange.answeredByHeaders(headers, endOfStream)) {
-                reusable.start(ctx, streamId);
-                try {
-                    reusable.onHeaders(headers, true);
-                } finally {
-                    reusable.clear();
-                }
+            if (!ExampleExchange.keepsNoExchange(headers, endOfStream)) {
+                exchange = new ListenerExchange(this);
+                exchange.start(ctx, streamId);
+                stream.setProperty(exchangeKey, exchange);
+                exchange.onHeaders(headers, endOfStream);
+                flushIfShuttingDown();
                 return;
             }
-            Http2Stream stream = handler.connection().stream(streamId);
-            if (stream == null) {
-                return; // already closed (reset): nothing to answer
-            }
-            exchange = new ListenerExchange(this);
+            exchange = idle();
             exchange.start(ctx, streamId);
-            stream.setProperty(exchangeKey, exchange);
+            try {
+                exchange.onHeaders(headers, endOfStream);
+                Object keep = exchange.toKeep(endOfStream);
+                if (keep != null) {
+                    stream.setProperty(exchangeKey, keep);
+                }
+            } finally {
+                done(exchange);
+            }
+            flushIfShuttingDown();
+            return;
         }
-        exchange.onHeaders(headers, endOfStream);
+        try {
+            exchange.onHeaders(headers, endOfStream);
+        } finally {
+            done(exchange);
+        }
         flushIfShuttingDown();
     }
 
@@ -104,10 +119,14 @@ final class ExampleFrameListener extends ChannelInboundHandlerAdapter
 
     @Override
     public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream) {
-        ListenerExchange exchange = exchange(streamId);
         int processed = data.readableBytes() + padding;
+        ListenerExchange exchange = continuing(ctx, streamId);
         if (exchange != null) {
-            exchange.onData(data, endOfStream);
+            try {
+                exchange.onData(data, endOfStream);
+            } finally {
+                done(exchange);
+            }
             flushIfShuttingDown();
         }
         return processed;
@@ -115,25 +134,53 @@ final class ExampleFrameListener extends ChannelInboundHandlerAdapter
 
     @Override
     public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) {
-        ListenerExchange exchange = exchange(streamId);
-        if (exchange != null) {
-            exchange.onReset();
+        // Only a download has more to write, and a download has an exchange of its own.
+        Http2Stream stream = handler.connection().stream(streamId);
+        Object kept = stream == null ? null : stream.getProperty(exchangeKey);
+        if (kept instanceof ListenerExchange) {
+            ((ListenerExchange) kept).onReset();
         }
     }
 
     @Override
     public void writabilityChanged(Http2Stream stream) {
-        ListenerExchange exchange = stream.getProperty(exchangeKey);
-        if (exchange != null) {
+        // Only a download goes on when the stream is writable again, and a download has an exchange of its own
+        // (an echo under way has nothing to write but the frames it answers).
+        Object kept = stream.getProperty(exchangeKey);
+        if (kept instanceof ListenerExchange) {
             // Not now: this comes from inside the flow controller (handling a WINDOW_UPDATE or a write), which
             // writing more from here would re-enter. Next, on this event loop.
-            flushContext.executor().execute(exchange);
+            flushContext.executor().execute((ListenerExchange) kept);
         }
     }
 
-    private ListenerExchange exchange(int streamId) {
+    /** The exchange that goes on with stream {@code streamId} (see {@link ExampleExchange#continuing}), or null. */
+    private ListenerExchange continuing(ChannelHandlerContext ctx, int streamId) {
         Http2Stream stream = handler.connection().stream(streamId);
-        return stream == null ? null : stream.getProperty(exchangeKey);
+        return stream == null ? null : continuing(ctx, stream);
+    }
+
+    private ListenerExchange continuing(ChannelHandlerContext ctx, Http2Stream stream) {
+        Object kept = stream.getProperty(exchangeKey);
+        if (kept == null || kept instanceof ListenerExchange) {
+            return (ListenerExchange) kept;
+        }
+        ListenerExchange exchange = ExampleExchange.continuing(kept, idle());
+        exchange.start(ctx, stream.id());
+        return exchange;
+    }
+
+    /** The reusable exchange, or a new one should a call come while it is in use (see ExampleStreamHandler). */
+    private ListenerExchange idle() {
+        return reusable.ctx == null ? reusable : new ListenerExchange(this);
+    }
+
+    /** After a call: the reusable exchange forgets the stream and the request. */
+    private void done(ListenerExchange exchange) {
+        if (exchange == reusable) {
+            reusable.start(null, 0);
+            reusable.clear();
+        }
     }
 
     /**

@@ -60,7 +60,7 @@ final class Http2ConnectionSetup {
         if (options.pipeline == Pipeline.FRAMES) {
             return new ExampleFrameHandler(codec, options.dataFrameSize);
         }
-        return new Http2MultiplexHandler(new StreamChannelInitializer(codec, options, allocator));
+        return new Http2MultiplexHandler(new ExampleStreamHandler(codec, options.dataFrameSize, allocator));
     }
 
     private Http2FrameCodec newFrameCodec() {
