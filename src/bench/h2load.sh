@@ -24,55 +24,9 @@ warmup_seconds=${WARMUP_SECONDS:-5}
 h2load_args=${H2LOAD_ARGS:--c 4 -m 100 -t 1}
 server_jvm_args=${SERVER_JVM_ARGS:--Xms1g -Xmx1g -XX:+UseG1GC}
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-jar=$root/server-example/target/pooledh2-server-example.jar
-results=$root/src/bench/results
-work=$(mktemp -d)
-server_pid=
-cleanup() {
-  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-if ! command -v h2load >/dev/null; then
-  echo "h2load: installing nghttp2-client"
-  if [ "$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq nghttp2-client >/dev/null
-  else sudo apt-get update -qq && sudo apt-get install -y -qq nghttp2-client >/dev/null; fi
-fi
-if [ "${SKIP_BUILD:-0}" != 1 ] || [ ! -f "$jar" ]; then
-  echo "h2load: building $jar"
-  mvn -B -q -f "$root/pom.xml" -pl server-example -am package -DskipTests
-fi
-
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
-
-# start_server CODEC: starts the server (pooled or stock) on a free port and waits until it listens.
-start_server() {
-  local codec=$1 flags=()
-  port=$(free_port)
-  [ "$codec" = stock ] && flags+=(--stock)
-  [ -n "${PIPELINE:-}" ] && flags+=(--pipeline "$PIPELINE")
-  # shellcheck disable=SC2086
-  java $server_jvm_args -Dio.netty.leakDetection.level=disabled -jar "$jar" --port "$port" "${flags[@]}" \
-    > "$work/server.log" 2>&1 &
-  server_pid=$!
-  for _ in $(seq 1 100); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
-    sleep 0.1
-  done
-  echo "h2load: the $codec server did not start:" >&2
-  cat "$work/server.log" >&2
-  exit 1
-}
-
-stop_server() {
-  kill "$server_pid"
-  wait "$server_pid" 2>/dev/null || true
-  server_pid=
-}
+bench_name=h2load
+# shellcheck source=server-lib.sh
+. "$(dirname "$0")/server-lib.sh"
 
 # run_h2load SECONDS URL [h2load args]: prints req/s; fails on any failed or errored request.
 run_h2load() {
@@ -93,7 +47,6 @@ run_h2load() {
 
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
-head -c 16384 /dev/urandom > "$work/body16k"
 summary=()
 for scenario in hello echo; do
   : > "$work/pooled.$scenario"
@@ -102,7 +55,10 @@ for scenario in hello echo; do
     if [ $((round % 2)) = 1 ]; then order="pooled stock"; else order="stock pooled"; fi
     line="h2load: $scenario round $round:"
     for codec in $order; do
-      start_server "$codec"
+      flags=()
+      [ "$codec" = stock ] && flags+=(--stock)
+      [ -n "${PIPELINE:-}" ] && flags+=(--pipeline "$PIPELINE")
+      start_server "$server_jvm_args" "${flags[@]}"
       url=http://127.0.0.1:$port/hello
       extra=()
       if [ "$scenario" = echo ]; then url=http://127.0.0.1:$port/echo; extra=(-d "$work/body16k"); fi

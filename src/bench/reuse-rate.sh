@@ -15,26 +15,9 @@ set -euo pipefail
 
 seconds=${1:-10}
 h2load_args=${H2LOAD_ARGS:--c 4 -m 100 -t 1}
-root=$(cd "$(dirname "$0")/../.." && pwd)
-jar=$root/server-example/target/pooledh2-server-example.jar
-results=$root/src/bench/results
-work=$(mktemp -d)
-server_pid=
-cleanup() {
-  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-if ! command -v h2load >/dev/null; then
-  echo "reuse-rate: installing nghttp2-client"
-  apt-get update -qq && apt-get install -y -qq nghttp2-client >/dev/null
-fi
-if [ "${SKIP_BUILD:-0}" != 1 ] || [ ! -f "$jar" ]; then
-  mvn -B -q -f "$root/pom.xml" -pl server-example -am package -DskipTests
-fi
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
-head -c 16384 /dev/urandom > "$work/body16k"
+bench_name=reuse-rate
+# shellcheck source=server-lib.sh
+. "$(dirname "$0")/server-lib.sh"
 
 out=$results/reuse-rate.txt
 mkdir -p "$results"
@@ -43,20 +26,12 @@ mkdir -p "$results"
   echo "h2load $h2load_args: ${seconds}s GET /hello, then ${seconds}s POST /echo (16 KiB body), per pipeline"
 } > "$out"
 for pipeline in multiplex frames listener; do
-  java -Dio.pooledh2.reuseStats=true -Dio.netty.leakDetection.level=disabled -jar "$jar" --port "$port" \
-    --pipeline "$pipeline" > "$work/server.log" 2>&1 &
-  server_pid=$!
-  for _ in $(seq 1 100); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
-    sleep 0.1
-  done
+  start_server -Dio.pooledh2.reuseStats=true --pipeline "$pipeline"
   # shellcheck disable=SC2086
   h2load $h2load_args -D "$seconds" "http://127.0.0.1:$port/hello" | grep -E '^(finished|requests):'
   # shellcheck disable=SC2086
   h2load $h2load_args -D "$seconds" -d "$work/body16k" "http://127.0.0.1:$port/echo" | grep -E '^(finished|requests):'
-  kill "$server_pid"
-  wait "$server_pid" 2>/dev/null || true
-  server_pid=
+  stop_server
   {
     echo
     echo "pipeline $pipeline:"
