@@ -46,6 +46,8 @@ final class PayloadView extends AbstractByteBuf {
     private boolean checkedLeakAware;
     /** Whether this view holds a reference to {@link #input}, given back on the frame's last release. */
     private boolean inputRetained;
+    /** Whether a consumer set a mark: then the next {@link #target} puts the marks back at 0. */
+    private boolean marked;
 
     PayloadView(PooledFrame frame) {
         super(0);
@@ -71,15 +73,31 @@ final class PayloadView extends AbstractByteBuf {
         offset = index;
         this.length = length;
         maxCapacity(length);
-        // Indexes and marks as on a new slice: marks at 0, all bytes readable.
-        clear();
-        markReaderIndex();
-        markWriterIndex();
-        writerIndex(length);
+        // Indexes and marks as on a new slice: marks at 0, all bytes readable. Marks move only when a consumer
+        // sets them, so they are reset only then.
+        if (marked) {
+            marked = false;
+            setIndex(0, 0);
+            super.markReaderIndex();
+            super.markWriterIndex();
+        }
+        setIndex(0, length);
         if (retainInput) {
             input.retain();
         }
         inputRetained = retainInput;
+    }
+
+    @Override
+    public ByteBuf markReaderIndex() {
+        marked = true;
+        return super.markReaderIndex();
+    }
+
+    @Override
+    public ByteBuf markWriterIndex() {
+        marked = true;
+        return super.markWriterIndex();
     }
 
     /** Forgets the input, between reads: a view kept for reuse holds no buffer. */

@@ -388,14 +388,19 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         if (in.readableBytes() < FRAME_HEADER_LENGTH) {
             return false;
         }
-        payloadLength = in.readUnsignedMedium();
+        // Two absolute reads and one index update where reading field by field would check the buffer four times.
+        int index = in.readerIndex();
+        long header = in.getLong(index);
+        payloadLength = (int) (header >>> 40);
         if (payloadLength > maxFrameSize) {
+            in.readerIndex(index + 3); // As after DefaultHttp2FrameReader's read of the length alone.
             throw connectionError(FRAME_SIZE_ERROR, "Frame length: %d exceeds maximum: %d", payloadLength,
                     maxFrameSize);
         }
-        frameType = in.readByte();
-        flags = in.readUnsignedByte();
-        streamId = readUnsignedInt(in);
+        frameType = (byte) (header >>> 32);
+        flags = (short) ((header >>> 24) & 0xFF);
+        streamId = in.getInt(index + 5) & 0x7FFFFFFF;
+        in.readerIndex(index + FRAME_HEADER_LENGTH);
         readingFrameHeader = false;
         return true;
     }

@@ -303,6 +303,39 @@ class PooledFrameReuseTest {
         });
     }
 
+    /** A reused payload starts as a new slice would, whatever the last consumer did with its indexes and marks. */
+    @Test
+    void reusedPayloadStartsWithItsIndexesAndMarksAtZero() throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader().reuseFrames(true);
+            PooledHttp2Frame first = parse(reader, FrameKind.DATA, 3, frame -> {
+                ByteBuf content = ((io.netty.handler.codec.http2.Http2DataFrame) frame).content();
+                content.readerIndex(2).markReaderIndex();
+                content.writerIndex(4).markWriterIndex();
+                content.readerIndex(3);
+                return releaseInCallback(frame);
+            });
+            int[] seen = parse(reader, FrameKind.DATA, 3, frame -> {
+                assertSame(first, frame, "the same frame, reused");
+                ByteBuf content = ((io.netty.handler.codec.http2.Http2DataFrame) frame).content();
+                int[] indexes = {content.readerIndex(), content.writerIndex(), 0, 0};
+                content.readerIndex(1).writerIndex(1);
+                content.resetReaderIndex();
+                content.resetWriterIndex();
+                indexes[2] = content.readerIndex();
+                indexes[3] = content.writerIndex();
+                frame.release();
+                return indexes;
+            });
+            int length = RawFrames.bytes("data-3").length;
+            assertEquals(0, seen[0], "readerIndex");
+            assertEquals(length, seen[1], "writerIndex");
+            assertEquals(0, seen[2], "marked reader index");
+            assertEquals(0, seen[3], "marked writer index");
+            reader.close();
+        });
+    }
+
     @Test
     void flowControlledBytesDoNotChangeWhenThePayloadIsRead() throws Exception {
         PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
