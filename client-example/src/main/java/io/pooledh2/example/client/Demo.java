@@ -11,6 +11,7 @@ import java.io.PrintStream;
 import java.lang.management.GarbageCollectorMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -37,8 +38,11 @@ final class Demo {
 
     /** How long the warm-up and the measured rounds take. */
     enum Timing {
-        /** About 100 s of load: 3 x 3 s of warm-up and 4 x 4 s measured, per server. */
-        FULL(3, Duration.ofSeconds(3), 4, Duration.ofSeconds(4)),
+        /**
+         * About 2 minutes of load: 3 x 5 s of warm-up and 3 x 5 s measured, per server. A server reaches its steady
+         * rate after about 10 s of load (the JIT); rounds of 5 s average out more of a shared machine's noise.
+         */
+        FULL(3, Duration.ofSeconds(5), 3, Duration.ofSeconds(5)),
         /** For the test: a few seconds in all. */
         QUICK(1, Duration.ofMillis(200), 2, Duration.ofMillis(300));
 
@@ -54,6 +58,9 @@ final class Demo {
             this.round = round;
         }
     }
+
+    /** The spread of a server's req/s over the rounds, in percent, under which the demo calls them in agreement. */
+    static final int AGREEMENT_PERCENT = 10;
 
     /** What one measured round on one server gave. */
     static final class Round {
@@ -119,6 +126,15 @@ final class Demo {
             return measured;
         }
 
+        /** How far the measured rounds' req/s spread: (highest - lowest) / median, in percent. */
+        double requestRateSpread() {
+            double[] rates = new double[rounds.size()];
+            for (int r = 0; r < rates.length; r++) {
+                rates[r] = rounds.get(r).requestsPerSecond;
+            }
+            return spreadPercent(rates);
+        }
+
         double requestsPerSecond() {
             return nanos == 0 ? 0 : ok * 1e9 / nanos;
         }
@@ -178,6 +194,7 @@ final class Demo {
                 + "(ThreadMXBean.getThreadAllocatedBytes, in the server's JVM) / requests");
         out.println("  GC/M req, GC ms/M req: collections and collection time per million requests, from the server "
                 + "JVM's own GarbageCollectorMXBeans");
+        out.println("  spread: (highest - lowest) / median of the server's req/s over the measured rounds");
         out.println("  latency: each request, as the client sees it, all measured rounds (HdrHistogram)");
         // Read by the shutdown hook's thread too.
         List<Side> sides = new CopyOnWriteArrayList<>();
@@ -213,11 +230,14 @@ final class Demo {
                 }
             }
             out.println();
-            out.println(String.format(Locale.ROOT, "%-9s %-6s %9s %10s %9s %11s %8s %8s %8s %7s", "pipeline", "codec",
-                    "req/s", "server B/req", "GC/M req", "GC ms/M req", "p50 ms", "p99 ms", "p99.9 ms", "errors"));
+            out.println(String.format(Locale.ROOT, "%-9s %-6s %9s %7s %10s %9s %11s %8s %8s %8s %7s", "pipeline",
+                    "codec", "req/s", "spread", "server B/req", "GC/M req", "GC ms/M req", "p50 ms", "p99 ms",
+                    "p99.9 ms", "errors"));
             for (Side side : sides) {
-                out.println(String.format(Locale.ROOT, "%-9s %-6s %,9.0f %,12.0f %,9.1f %,11.1f %8.3f %8.3f %8.3f %7d",
-                        side.pipelineName(), side.codecName(), side.requestsPerSecond(), side.bytesPerRequest(),
+                out.println(String.format(Locale.ROOT,
+                        "%-9s %-6s %,9.0f %6.1f%% %,12.0f %,9.1f %,11.1f %8.3f %8.3f %8.3f %7d",
+                        side.pipelineName(), side.codecName(), side.requestsPerSecond(), side.requestRateSpread(),
+                        side.bytesPerRequest(),
                         side.gcCountPerMillion(), side.gcMillisPerMillion(), side.latencyNanos(50) / 1e6,
                         side.latencyNanos(99) / 1e6, side.latencyNanos(99.9) / 1e6, side.errors));
             }
@@ -232,6 +252,7 @@ final class Demo {
                 }
                 clean &= side.errors == 0 && side.server.leakReports() == 0;
             }
+            out.println(roundAgreement(sides));
             out.println(verdict(sides));
             return clean;
         } finally {
@@ -286,6 +307,33 @@ final class Demo {
         // Three rounds at least: with two, chance alone makes them agree one time in two.
         boolean agree = rounds >= 3 && (up == rounds || down == rounds) && Math.abs(change) >= 1;
         return agree ? String.format(Locale.ROOT, "%s %+.1f%%", metric, change) : metric + " within noise";
+    }
+
+    /** (highest - lowest) / median of the values, in percent; 0 for fewer than two values. */
+    static double spreadPercent(double... values) {
+        if (values.length < 2) {
+            return 0;
+        }
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int middle = sorted.length / 2;
+        double median = sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+        return median == 0 ? 0 : (sorted[sorted.length - 1] - sorted[0]) * 100 / median;
+    }
+
+    /** Whether each server's rounds agree on req/s within {@link #AGREEMENT_PERCENT}, and which do not. */
+    static String roundAgreement(List<Side> sides) {
+        StringBuilder apart = new StringBuilder();
+        for (Side side : sides) {
+            if (side.requestRateSpread() > AGREEMENT_PERCENT) {
+                apart.append(apart.length() == 0 ? "" : ", ").append(side.pipelineName()).append(' ')
+                        .append(side.codecName());
+            }
+        }
+        return apart.length() == 0
+                ? String.format(Locale.ROOT, "req/s rounds: every server's within %d%% of each other", AGREEMENT_PERCENT)
+                : String.format(Locale.ROOT, "req/s rounds: more than %d%% apart on %s (noise: see the rounds above)",
+                        AGREEMENT_PERCENT, apart);
     }
 
     private static double perRequest(double total, long requests) {

@@ -8,7 +8,12 @@ import org.junit.jupiter.api.Test;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -24,13 +29,24 @@ class DemoTest {
 
     private static final String NUMBER = "([\\d,]+(?:\\.\\d+)?)";
     private static final Pattern ROW = Pattern.compile("(?m)^(multiplex|frames)\\s+(Netty|pooled)\\s+" + NUMBER
-            + "\\s+" + NUMBER + "\\s+" + NUMBER + "\\s+" + NUMBER + "\\s+" + NUMBER + "\\s+" + NUMBER + "\\s+"
+            + "\\s+" + NUMBER + "%\\s+" + NUMBER + "\\s+" + NUMBER + "\\s+" + NUMBER + "\\s+" + NUMBER + "\\s+" + NUMBER + "\\s+"
             + NUMBER + "\\s+0$");
     private static final Pattern ROUND = Pattern.compile("(?m)^round \\d+\\s+(multiplex|frames)\\s+(Netty|pooled)\\s+"
-            + "[\\d,]+ req/s\\s+[\\d,]+ B/req\\s+[\\d,.]+ GC ms/M req\\s+p99\\s+[\\d.]+ ms$");
+            + "([\\d,]+) req/s\\s+[\\d,]+ B/req\\s+[\\d,.]+ GC ms/M req\\s+p99\\s+[\\d.]+ ms$");
     private static final Pattern VERDICT = Pattern.compile("^pooled vs Netty \\(stated where every round agrees\\): "
             + "multiplex: req/s .+, server B/req .+, GC ms/M req .+, p99 .+; "
             + "frames: req/s .+, server B/req .+, GC ms/M req .+, p99 .+$");
+
+    private static final Pattern AGREEMENT = Pattern.compile("^req/s rounds: (every server's within 10% of each other"
+            + "|more than 10% apart on (multiplex|frames) (Netty|pooled)(, (multiplex|frames) (Netty|pooled))* .+)$");
+
+    @Test
+    void spreadIsTheRangeOverTheMedian() {
+        assertEquals(0, Demo.spreadPercent(100));
+        assertEquals(20, Demo.spreadPercent(90, 100, 110), 1e-9);
+        assertEquals(20, Demo.spreadPercent(110, 90, 100), 1e-9, "order does not matter");
+        assertEquals(40, Demo.spreadPercent(80, 100, 100, 120), 1e-9, "even count: the mean of the middle two");
+    }
 
     @Test
     void printsEveryPipelineAndCodecSideBySide() throws Exception {
@@ -44,8 +60,11 @@ class DemoTest {
 
         Matcher rounds = ROUND.matcher(output);
         int roundLines = 0;
+        Map<String, List<Double>> roundRates = new HashMap<>();
         while (rounds.find()) {
             roundLines++;
+            roundRates.computeIfAbsent(rounds.group(1) + ' ' + rounds.group(2), k -> new ArrayList<>())
+                    .add(number(rounds.group(3)));
         }
         assertEquals(4 * Demo.Timing.QUICK.rounds, roundLines, "a line per server per round:\n" + output);
 
@@ -54,9 +73,16 @@ class DemoTest {
         while (rows.find()) {
             seen.add(rows.group(1) + ' ' + rows.group(2));
             assertTrue(number(rows.group(3)) > 0, "no requests per second: " + rows.group());
-            assertTrue(number(rows.group(4)) > 0, "no allocation measured: " + rows.group());
-            assertTrue(number(rows.group(7)) > 0, "no p50 latency: " + rows.group());
-            assertTrue(number(rows.group(9)) >= number(rows.group(8)) && number(rows.group(8)) >= number(rows.group(7)),
+            double[] rates = roundRates.get(rows.group(1) + ' ' + rows.group(2)).stream()
+                    .mapToDouble(Double::doubleValue).toArray();
+            // The rounds print req/s rounded to 1, the table the spread to 0.1 %.
+            double rounding = 0.051 + 100.0 / Arrays.stream(rates).min().orElse(1);
+            assertEquals(Demo.spreadPercent(rates), number(rows.group(4)), rounding,
+                    "spread of the rounds " + Arrays.toString(rates) + ": " + rows.group());
+            assertTrue(number(rows.group(5)) > 0, "no allocation measured: " + rows.group());
+            assertTrue(number(rows.group(8)) > 0, "no p50 latency: " + rows.group());
+            assertTrue(number(rows.group(10)) >= number(rows.group(9))
+                            && number(rows.group(9)) >= number(rows.group(8)),
                     "percentiles out of order: " + rows.group());
         }
         assertEquals(Set.of("multiplex Netty", "multiplex pooled", "frames Netty", "frames pooled"), seen,
@@ -65,6 +91,7 @@ class DemoTest {
         String[] lines = output.strip().split("\\R");
         String last = lines[lines.length - 1];
         assertTrue(VERDICT.matcher(last).matches(), "last line: " + last);
+        assertTrue(AGREEMENT.matcher(lines[lines.length - 2]).matches(), "agreement line: " + lines[lines.length - 2]);
     }
 
     private static double number(String digits) {
