@@ -12,7 +12,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
 
-import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * Why the reader reuses by ownership and not through the {@code Recycler} alone: the cost of getting a small
@@ -20,9 +21,12 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
  * <ul>
  *   <li>{@code allocate}: {@code new}, as {@code DefaultHttp2FrameReader} and {@code Http2FrameCodec} do;</li>
  *   <li>{@code recycler}: Netty's shared {@code Recycler}, get and recycle;</li>
- *   <li>{@code ownedSlot}: the object stays with its owner, which checks and clears an ownership flag with a
- *       volatile read and a CAS, as {@code FrameSlot} and {@code PooledFrame} do when a frame comes back during
- *       its callback (the reference count's own CAS included).</li>
+ *   <li>{@code ownedSlot}: the object stays with its owner, as a frame stays in the reader's {@code FrameSlot}: the
+ *       count and the owner's bit are one word ({@code PooledFrame}), set with an ordered store when the object is
+ *       handed out; the consumer's release is a CAS (it may run on any thread); after the callback the owner reads
+ *       the word once, and finding only its own bit takes the object back with no atomic operation;</li>
+ *   <li>{@code ownedSlotUntouched}: the same when the consumer never sees the object (a listener given only its
+ *       fields): ordered store out, a volatile read and an ordered store back.</li>
  * </ul>
  * And the same choice for a DATA payload: {@code readSlice}, the slice wrapper the stock reader allocates, against
  * {@code retainedSlice}, the recycled slice the pooled reader takes (and releases) on a pooled buffer.
@@ -87,22 +91,35 @@ public class ReuseCostBenchmark extends EventLoopBenchmark {
         small.set(++value);
         bh.consume(small);
         small.release();
-        small.afterCallback();
+        small.afterCallback(true);
     }
 
-    /** A frame-sized object: a handle, a count, an owner state and two fields of data. */
+    @Benchmark
+    public void ownedSlotUntouched(Blackhole bh) {
+        Small small = owned;
+        small.handOut();
+        small.set(++value);
+        bh.consume(small.data);
+        small.afterCallback(false);
+    }
+
+    /** A frame-sized object: a handle, a count word (as {@code PooledFrame}'s) and two fields of data. */
     static final class Small {
-        private static final AtomicIntegerFieldUpdater<Small> REF_CNT =
-                AtomicIntegerFieldUpdater.newUpdater(Small.class, "refCnt");
-        private static final AtomicIntegerFieldUpdater<Small> OWNER =
-                AtomicIntegerFieldUpdater.newUpdater(Small.class, "owner");
-        private static final int HELD = 0;
-        private static final int RETURNED = 1;
-        private static final int DETACHED = 2;
+        private static final VarHandle REF_CNT;
+        /** The owner's bit in the count word; the count is kept in the bits above it. */
+        private static final int HELD = 1;
+        private static final int ONE = 2;
+
+        static {
+            try {
+                REF_CNT = MethodHandles.lookup().findVarHandle(Small.class, "refCnt", int.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
 
         final Recycler.Handle<Small> handle;
         private volatile int refCnt;
-        private volatile int owner;
         private long data;
         private boolean flag;
 
@@ -116,21 +133,28 @@ public class ReuseCostBenchmark extends EventLoopBenchmark {
         }
 
         void handOut() {
-            OWNER.lazySet(this, HELD);
-            REF_CNT.lazySet(this, 1);
+            REF_CNT.setRelease(this, ONE | HELD);
         }
 
+        /** The consumer's release: a CAS, as on any thread. */
         void release() {
-            if (REF_CNT.decrementAndGet(this) == 0) {
-                data = 0;
-                flag = false;
-                OWNER.compareAndSet(this, HELD, RETURNED);
+            for (;;) {
+                int raw = refCnt;
+                if ((int) REF_CNT.compareAndExchange(this, raw, raw - ONE) == raw) {
+                    return;
+                }
             }
         }
 
-        void afterCallback() {
-            if (owner == HELD && OWNER.compareAndSet(this, HELD, DETACHED)) {
-                throw new IllegalStateException("the benchmark always releases during the callback");
+        void afterCallback(boolean released) {
+            int expected = released ? HELD : ONE | HELD;
+            if (refCnt != expected) {
+                throw new IllegalStateException("the benchmark's consumer keeps nothing");
+            }
+            data = 0;
+            flag = false;
+            if (!released) {
+                REF_CNT.setRelease(this, HELD);
             }
         }
     }
