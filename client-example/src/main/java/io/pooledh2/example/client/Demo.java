@@ -25,8 +25,8 @@ import java.util.function.ToDoubleFunction;
  * alone in its JVM is measured alone: its garbage collections are its own, not the client's or another server's,
  * and the JIT compiles its codec without the other codec's classes at the same call sites. First a fixed warm-up on
  * every server, not measured, so that each JVM has compiled its server's code before anything counts; then
- * measured rounds that visit the four servers in turn, in the reverse order every other round, so that drift
- * (the machine, this JVM) spreads evenly over them.
+ * measured rounds, each made of short slices that visit the four servers in turn, in the reverse order every
+ * other time, so that drift (the machine, this JVM) spreads evenly over them.
  *
  * <p>Per server, over all measured rounds: requests per second; the bytes the server's event-loop threads
  * allocated per request; garbage collections and collection time per million requests, from the server JVM's
@@ -39,23 +39,27 @@ final class Demo {
     /** How long the warm-up and the measured rounds take. */
     enum Timing {
         /**
-         * About 2 minutes of load: 3 x 5 s of warm-up and 3 x 5 s measured, per server. A server reaches its steady
-         * rate after about 10 s of load (the JIT); rounds of 5 s average out more of a shared machine's noise.
+         * About 2 minutes of load: 3 x 5 s of warm-up per server, then 3 rounds of 3 x 2 s per server. A server
+         * reaches its steady rate after about 10 s of load (the JIT). A round's slices are interleaved with the
+         * other servers' and spread over 24 s, so that a few seconds of a shared machine's noise weigh less in it.
          */
-        FULL(3, Duration.ofSeconds(5), 3, Duration.ofSeconds(5)),
+        FULL(3, Duration.ofSeconds(5), 3, 3, Duration.ofSeconds(2)),
         /** For the test: a few seconds in all. */
-        QUICK(1, Duration.ofMillis(200), 2, Duration.ofMillis(300));
+        QUICK(1, Duration.ofMillis(200), 2, 2, Duration.ofMillis(150));
 
         final int warmUpPasses;
         final Duration warmUpPass;
         final int rounds;
-        final Duration round;
+        /** How many slices a server's round is made of. */
+        final int slices;
+        final Duration slice;
 
-        Timing(int warmUpPasses, Duration warmUpPass, int rounds, Duration round) {
+        Timing(int warmUpPasses, Duration warmUpPass, int rounds, int slices, Duration slice) {
             this.warmUpPasses = warmUpPasses;
             this.warmUpPass = warmUpPass;
             this.rounds = rounds;
-            this.round = round;
+            this.slices = slices;
+            this.slice = slice;
         }
     }
 
@@ -107,23 +111,45 @@ final class Demo {
             return stock ? "Netty" : "pooled";
         }
 
-        /** One measured round: everything adds up over the rounds. */
-        Round measure(Duration duration) throws IOException, InterruptedException {
+        /** The round under way: its slices add up here until {@link #endRound()}. */
+        private final Histogram roundLatencies = LoadResult.newLatencyHistogram();
+        private long roundOk;
+        private long roundNanos;
+        private long roundAllocatedBytes;
+        private long roundGcMillis;
+
+        /** One slice of a measured round: everything adds up over the round and over all rounds. */
+        void measureSlice(Duration duration) throws IOException, InterruptedException {
             ServerProcess.Stats before = server.stats();
             LoadResult result = client.run(Long.MAX_VALUE, duration, null);
-            ServerProcess.Stats round = server.stats().minus(before);
-            allocatedBytes += round.allocatedBytes();
-            gcCount += round.gcCount();
-            gcMillis += round.gcMillis();
+            ServerProcess.Stats slice = server.stats().minus(before);
+            allocatedBytes += slice.allocatedBytes();
+            gcCount += slice.gcCount();
+            gcMillis += slice.gcMillis();
             ok += result.ok();
             errors += result.errors();
             nanos += result.elapsedNanos;
             latencies.add(result.latencies);
             errorSamples.addAll(result.errorSamples());
-            Round measured = new Round(result.requestsPerSecond(), perRequest(round.allocatedBytes(), result.ok()),
-                    perMillion(round.gcMillis(), result.ok()), result.latencyNanos(99));
-            rounds.add(measured);
-            return measured;
+            roundOk += result.ok();
+            roundNanos += result.elapsedNanos;
+            roundAllocatedBytes += slice.allocatedBytes();
+            roundGcMillis += slice.gcMillis();
+            roundLatencies.add(result.latencies);
+        }
+
+        /** Closes the round under way: what its slices gave, together. */
+        Round endRound() {
+            Round round = new Round(roundNanos == 0 ? 0 : roundOk * 1e9 / roundNanos,
+                    perRequest(roundAllocatedBytes, roundOk), perMillion(roundGcMillis, roundOk),
+                    roundLatencies.getTotalCount() == 0 ? 0 : roundLatencies.getValueAtPercentile(99));
+            rounds.add(round);
+            roundLatencies.reset();
+            roundOk = 0;
+            roundNanos = 0;
+            roundAllocatedBytes = 0;
+            roundGcMillis = 0;
+            return round;
         }
 
         /** How far the measured rounds' req/s spread: (highest - lowest) / median, in percent. */
@@ -186,8 +212,9 @@ final class Demo {
         out.println("  workload: POST /echo, 1 KiB body + trailers, " + workload.connections + " connections x "
                 + workload.streams + " streams, every response checked; the client on the pooled codec for all");
         out.println("  warm-up: " + timing.warmUpPasses + " pass(es) of " + seconds(timing.warmUpPass)
-                + " on every server, not measured; then " + timing.rounds + " measured round(s) of "
-                + seconds(timing.round) + " per server, the servers in turn (reversed every other round)");
+                + " on every server, not measured; then " + timing.rounds + " measured round(s), each "
+                + timing.slices + " slice(s) of " + seconds(timing.slice) + " per server, the servers in turn "
+                + "(reversed every other time)");
         out.println("  servers: each in a JVM of its own, " + String.join(" ", ServerProcess.jvmOptions())
                 + "; the client in this JVM");
         out.println("  server B/req: bytes allocated by the server's event-loop threads "
@@ -216,13 +243,20 @@ final class Demo {
                     side.client.run(Long.MAX_VALUE, timing.warmUpPass, null);
                 }
             }
+            int sliceNumber = 0;
             for (int round = 1; round <= timing.rounds; round++) {
-                List<Side> order = new ArrayList<>(sides);
-                if (round % 2 == 0) {
-                    Collections.reverse(order);
+                for (int slice = 0; slice < timing.slices; slice++) {
+                    // The servers in turn, in reverse order every other time, so that none is always first.
+                    List<Side> order = new ArrayList<>(sides);
+                    if (sliceNumber++ % 2 == 1) {
+                        Collections.reverse(order);
+                    }
+                    for (Side side : order) {
+                        side.measureSlice(timing.slice);
+                    }
                 }
-                for (Side side : order) {
-                    Round result = side.measure(timing.round);
+                for (Side side : sides) {
+                    Round result = side.endRound();
                     out.println(String.format(Locale.ROOT, "round %d  %-9s %-6s %,9.0f req/s %,8.0f B/req "
                                     + "%,8.1f GC ms/M req  p99 %6.2f ms", round, side.pipelineName(), side.codecName(),
                             result.requestsPerSecond, result.bytesPerRequest, result.gcMillisPerMillion,
