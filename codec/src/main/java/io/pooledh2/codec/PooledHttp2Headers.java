@@ -64,6 +64,19 @@ final class PooledHttp2Headers implements Http2Headers {
     private int pseudoCount;
     private boolean validate;
     private boolean validateValues;
+    /**
+     * The iterator's entries, one per index, once the container has been recycled with its frame: Netty's decoder
+     * walks every block's headers ({@code validatePseudoHeadersDirection}), and so do consumers that convert or copy
+     * them, as they walk {@code DefaultHttp2Headers}' entries without allocating. An entry handed out is the header
+     * at its index until the layout changes (a removal, a pseudo-header inserted before regular ones, {@code clear})
+     * or the frame is released; on a layout change the slots are emptied, so that entries already held keep their
+     * header, as {@code DefaultHttp2Headers}' entries do. Null for a container used once.
+     */
+    private Entry[] entries;
+    /** Entries {@code [0, boundEntries)} of {@link #entries} hold a name and value. */
+    private int boundEntries;
+    /** Set on the first {@link #recycle()}: the container lives with a frame, so its entries are worth keeping. */
+    private boolean recycled;
 
     PooledHttp2Headers(boolean validate, boolean validateValues, int capacity) {
         this.validate = validate;
@@ -94,6 +107,18 @@ final class PooledHttp2Headers implements Http2Headers {
      * {@link #MAX_KEPT_CAPACITY} by one large block are replaced by smaller ones so they do not stay pinned.
      */
     void recycle() {
+        recycled = true;
+        Entry[] cache = entries;
+        if (cache != null) {
+            if (cache.length > MAX_KEPT_CAPACITY) {
+                entries = null;
+            } else {
+                for (int i = 0; i < boundEntries; i++) {
+                    cache[i].unbind();
+                }
+            }
+            boundEntries = 0;
+        }
         if (names.length > MAX_KEPT_CAPACITY) {
             names = new CharSequence[MAX_KEPT_CAPACITY];
             values = new CharSequence[MAX_KEPT_CAPACITY];
@@ -135,6 +160,7 @@ final class PooledHttp2Headers implements Http2Headers {
             // After the pseudo-headers already there, before any regular header, as DefaultHttp2Headers does.
             int at = pseudoCount;
             if (at < size) {
+                forgetEntries();
                 System.arraycopy(names, at, names, at + 1, size - at);
                 System.arraycopy(values, at, values, at + 1, size - at);
             }
@@ -149,6 +175,7 @@ final class PooledHttp2Headers implements Http2Headers {
     }
 
     private void removeAt(int index) {
+        forgetEntries();
         int moved = size - index - 1;
         if (moved > 0) {
             System.arraycopy(names, index + 1, names, index, moved);
@@ -179,6 +206,35 @@ final class PooledHttp2Headers implements Http2Headers {
             }
         }
         return first;
+    }
+
+    /** The layout changes: entries handed out keep the header they had, and new ones are made from now on. */
+    private void forgetEntries() {
+        if (boundEntries > 0) {
+            Arrays.fill(entries, 0, boundEntries, null);
+            boundEntries = 0;
+        }
+    }
+
+    /** The iterator's entry for index {@code i}: kept and rebound in a recycled container, new otherwise. */
+    private Entry entryAt(int i) {
+        if (!recycled) {
+            return new Entry(i, names[i], values[i]);
+        }
+        Entry[] cache = entries;
+        if (cache == null || i >= cache.length) {
+            entries = cache = cache == null ? new Entry[names.length] : Arrays.copyOf(cache, names.length);
+        }
+        Entry entry = cache[i];
+        if (entry == null) {
+            cache[i] = entry = new Entry(i, names[i], values[i]);
+        } else {
+            entry.bind(names[i], values[i]);
+        }
+        if (i >= boundEntries) {
+            boundEntries = i + 1;
+        }
+        return entry;
     }
 
     // Validation, as DefaultHttp2Headers (and DefaultHeaders under it) does it
@@ -993,11 +1049,17 @@ final class PooledHttp2Headers implements Http2Headers {
 
     @Override
     public Http2Headers clear() {
+        forgetEntries();
+        empty();
+        return this;
+    }
+
+    /** Empties the headers for a new block of the same frame; the iterator's entries stay for reuse. */
+    void empty() {
         Arrays.fill(names, 0, size, null);
         Arrays.fill(values, 0, size, null);
         size = 0;
         pseudoCount = 0;
-        return this;
     }
 
     // Object
@@ -1062,8 +1124,7 @@ final class PooledHttp2Headers implements Http2Headers {
             if (next >= size) {
                 throw new NoSuchElementException();
             }
-            int i = next++;
-            return new Entry(i, names[i], values[i]);
+            return entryAt(next++);
         }
 
         @Override
@@ -1075,13 +1136,23 @@ final class PooledHttp2Headers implements Http2Headers {
     /** An entry as the iterator found it; {@code setValue} writes through, validated like the headers' own. */
     private final class Entry implements Map.Entry<CharSequence, CharSequence> {
         private final int index;
-        private final CharSequence name;
+        private CharSequence name;
         private CharSequence value;
 
         Entry(int index, CharSequence name, CharSequence value) {
             this.index = index;
             this.name = name;
             this.value = value;
+        }
+
+        void bind(CharSequence name, CharSequence value) {
+            this.name = name;
+            this.value = value;
+        }
+
+        void unbind() {
+            name = null;
+            value = null;
         }
 
         @Override

@@ -64,7 +64,7 @@ public final class PooledHttp2HeadersDecoder extends DefaultHttp2HeadersDecoder 
             return newFrameHeaders();
         }
         target = null;
-        headers.clear();
+        headers.empty();
         headers.prepare(validateHeaders(), validateHeaderValues());
         return headers;
     }

@@ -30,6 +30,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -127,6 +128,106 @@ class HeadersRecyclingTest {
                 reader.close();
             }
         });
+    }
+
+    private static List<Map.Entry<CharSequence, CharSequence>> iterate(Http2Headers headers) {
+        List<Map.Entry<CharSequence, CharSequence>> entries = new ArrayList<>();
+        for (Map.Entry<CharSequence, CharSequence> entry : headers) {
+            entries.add(entry);
+        }
+        return entries;
+    }
+
+    /** Netty's decoder iterates every block; a reused frame's headers hand out the same entries each time. */
+    @Test
+    void reusedFramesHeadersIterateWithTheSameEntries() throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
+            List<List<Map.Entry<CharSequence, CharSequence>>> iterations = new ArrayList<>();
+            List<List<String>> seen = new ArrayList<>();
+            PooledHttp2FrameListener listener = (c, frame) -> {
+                List<Map.Entry<CharSequence, CharSequence>> entries = iterate(headersOf(frame));
+                iterations.add(entries);
+                seen.add(HeadersContractTest.entries(headersOf(frame)));
+                assertEquals(seen.get(seen.size() - 1), render(entries), "the entries show this block");
+                frame.release();
+            };
+            try {
+                for (int i = 0; i < 3; i++) {
+                    read(reader, frame(1, 1 + 2 * i, REQUEST), listener);
+                }
+                read(reader, frame(1, 7, RESPONSE), listener);
+                // The first block's container had not been recycled yet; from then on its entries are kept.
+                for (int i = 0; i < 2; i++) {
+                    assertSame(iterations.get(1).get(i), iterations.get(2).get(i), "entry " + i);
+                    assertSame(iterations.get(2).get(i), iterations.get(3).get(i), "entry " + i);
+                }
+                assertEquals(pairs(RESPONSE), seen.get(3));
+            } finally {
+                reader.close();
+            }
+        });
+    }
+
+    private static List<String> render(List<Map.Entry<CharSequence, CharSequence>> entries) {
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<CharSequence, CharSequence> entry : entries) {
+            out.add(entry.getKey() + "=" + entry.getValue());
+        }
+        return out;
+    }
+
+    /** Entries held across a change of layout keep their header, as DefaultHttp2Headers' entries do. */
+    @Test
+    void heldEntriesKeepTheirHeaderWhenTheLayoutChanges() {
+        PooledHttp2Headers headers = new PooledHttp2Headers(true, false, 4);
+        headers.recycle();
+        headers.add("a", "1").add("b", "2").add("c", "3");
+        List<Map.Entry<CharSequence, CharSequence>> before = iterate(headers);
+        assertSame(before.get(1), iterate(headers).get(1), "no change: the same entries");
+        headers.remove("a");
+        List<Map.Entry<CharSequence, CharSequence>> after = iterate(headers);
+        assertEquals(List.of("b=2", "c=3"), render(after));
+        assertEquals(List.of("a=1", "b=2", "c=3"), render(before), "held entries keep their header");
+        assertNotSame(before.get(0), after.get(0));
+        // A pseudo-header added before the regular ones moves them too.
+        headers.add(":path", "/");
+        List<Map.Entry<CharSequence, CharSequence>> moved = iterate(headers);
+        assertEquals(List.of(":path=/", "b=2", "c=3"), render(moved));
+        assertEquals(List.of("b=2", "c=3"), render(after));
+        headers.clear();
+        headers.add("d", "4");
+        assertEquals(List.of("d=4"), render(iterate(headers)));
+        assertEquals(List.of(":path=/", "b=2", "c=3"), render(moved), "clear() leaves held entries alone");
+        // setValue still writes through, and only to the header the entry stands for.
+        Map.Entry<CharSequence, CharSequence> d = iterate(headers).get(0);
+        d.setValue("5");
+        assertEquals("5", headers.get("d"));
+    }
+
+    /** Recycling lets go of every name and value, the cached entries' included. */
+    @Test
+    void recycleLeavesNoNameOrValueInTheEntries() {
+        PooledHttp2Headers headers = new PooledHttp2Headers(true, false, 4);
+        headers.recycle();
+        headers.add("a", "1").add("b", "2");
+        List<Map.Entry<CharSequence, CharSequence>> entries = iterate(headers);
+        headers.recycle();
+        for (Map.Entry<CharSequence, CharSequence> entry : entries) {
+            assertNull(entry.getKey());
+            assertNull(entry.getValue());
+        }
+        headers.add("c", "3");
+        assertSame(entries.get(0), iterate(headers).get(0), "and the entries serve the next block");
+        assertEquals("c", entries.get(0).getKey().toString());
+    }
+
+    /** A container used once (a listener keeps it) makes its entries as it goes, as before. */
+    @Test
+    void containerUsedOnceMakesNewEntries() {
+        PooledHttp2Headers headers = new PooledHttp2Headers(true, false, 4);
+        headers.add("a", "1");
+        assertNotSame(iterate(headers).get(0), iterate(headers).get(0));
     }
 
     @Test
