@@ -81,8 +81,8 @@ def report(run):
                      run["count"], run["warmups"], run["iterations"], run["note"], run["elapsed"] // 60,
                      run["elapsed"] % 60))
     lines.append("")
-    lines.append("| case | stock ns/op (median of rounds) | pooled ns/op (median of rounds) | ratio per round | median ratio "
-                 "| range | target | verdict |")
+    lines.append("| case | stock ns/op (median of rounds) | pooled ns/op (median of rounds) | ratio per round "
+                 "| median ratio | range | target | verdict |")
     lines.append("|---|---:|---:|---|---:|---|---:|---|")
     for case in run["cases"]:
         keys = sorted({key for scores in rounds[case] for key in scores}, key=lambda k: int(k or 0))
@@ -112,8 +112,9 @@ def describe():
     """When, where and on what: the date, the commit and the JDK."""
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True).stdout.strip() or "unknown"
-    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain"], stdout=subprocess.PIPE,
-                           stderr=subprocess.DEVNULL, text=True).stdout.strip()
+    # Tracked files only: results of an earlier run left in the tree are not a change of what is measured.
+    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"],
+                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout.strip()
     java = subprocess.run(["java", "-version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True).stdout.splitlines()[0]
     return "%s, commit %s%s, %s, %d CPUs" % (time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime()), commit,
