@@ -54,11 +54,19 @@ public final class IdleConnectionFootprint {
     private static final ByteBufAllocator ALLOC = new PooledByteBufAllocator(false);
 
     private enum Variant {
-        stock, pooled;
+        stock, pooled,
+        /** Pooled with {@code strictStreamStates(false)}: Netty's stream-state answers, without the checks' state. */
+        pooledNotStrict;
 
         Http2FrameCodec codec() {
-            return this == stock ? Http2FrameCodecBuilder.forServer().build()
-                    : PooledHttp2FrameCodecBuilder.forServer().build();
+            switch (this) {
+                case stock:
+                    return Http2FrameCodecBuilder.forServer().build();
+                case pooled:
+                    return PooledHttp2FrameCodecBuilder.forServer().build();
+                default:
+                    return PooledHttp2FrameCodecBuilder.forServer().strictStreamStates(false).build();
+            }
         }
     }
 
@@ -95,7 +103,7 @@ public final class IdleConnectionFootprint {
                 long before = usedHeapAfterGc();
                 List<EmbeddedChannel> connections = open(v, n, request);
                 long after = usedHeapAfterGc();
-                System.out.printf("round %d %-6s %,8d bytes per idle connection%n", round + 1, v,
+                System.out.printf("round %d %-15s %,8d bytes per idle connection%n", round + 1, v,
                         (after - before) / n);
                 if (round == 1 && Boolean.getBoolean("footprint.histogram")) {
                     printHistogram(v, n);
