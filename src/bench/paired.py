@@ -46,7 +46,7 @@ def stacks(round_index):
 
 
 def run_round(jar, case, round_index, args, work):
-    benchmark, params, _, _ = CASES[case]
+    benchmark, params, case_param, _ = CASES[case]
     out = os.path.join(work, "%s-%d.json" % (case, round_index))
     command = ["java", "-jar", jar, PIPELINE + benchmark + "\\.", "-p", "stack=" + ",".join(stacks(round_index)),
                "-f", "1", "-wi", str(args.warmups), "-w", "1s", "-i", str(args.iterations), "-r", "1s",
@@ -57,9 +57,9 @@ def run_round(jar, case, round_index, args, work):
         raise SystemExit("paired: %s failed in round %d" % (benchmark, round_index + 1))
     scores = {}
     for result in json.load(open(out)):
-        params = dict(result.get("params", {}))
-        stack = params.pop("stack")
-        key = params.get(CASES[case][2], "") if CASES[case][2] else ""
+        values = result.get("params", {})
+        stack = values["stack"]
+        key = values.get(case_param, "") if case_param else ""
         # The median of the fork's iterations: a burst of other work on the host lengthens one iteration, and
         # JMH's score (their mean) takes it in whole.
         iterations = [value for fork in result["primaryMetric"]["rawData"] for value in fork]
