@@ -13,6 +13,7 @@ import io.netty.util.internal.StringUtil;
 
 import static io.netty.handler.codec.http2.Http2CodecUtil.SETTINGS_INITIAL_WINDOW_SIZE;
 import static io.netty.handler.codec.http2.Http2CodecUtil.SETTINGS_MAX_HEADER_LIST_SIZE;
+import static io.netty.handler.codec.http2.Http2CodecUtil.SETTING_ENTRY_LENGTH;
 import static io.netty.handler.codec.http2.Http2Error.FLOW_CONTROL_ERROR;
 import static io.netty.handler.codec.http2.Http2Error.PROTOCOL_ERROR;
 import static io.netty.handler.codec.http2.Http2Exception.connectionError;
@@ -36,6 +37,10 @@ final class PooledSettingsFrame extends PooledFrame implements Http2SettingsFram
      * to the last one parsed for its setting reuses that {@code Long}, so steady SETTINGS allocate nothing.
      */
     void parse(ByteBuf in, int count) throws Http2Exception {
+        if (holds(in, count)) {
+            in.skipBytes(count * SETTING_ENTRY_LENGTH);
+            return;
+        }
         settings.clear();
         Long[] boxed = lastValues;
         for (int i = 0; i < count; i++) {
@@ -52,6 +57,36 @@ final class PooledSettingsFrame extends PooledFrame implements Http2SettingsFram
             }
             put(settings, id, box);
         }
+    }
+
+    /**
+     * Whether the map already holds exactly what parsing the {@code count} entries of {@code in} would leave in it.
+     * A thread's connections often come from clients of one kind, which send the same SETTINGS, and refilling
+     * the thread's long-lived map measured slower than filling a new one (reference stores into an old object
+     * pay G1's write barrier; reads pay none). The map's values passed {@link Http2Settings#put}'s validation when they went in,
+     * so the entries would pass it again; entries are compared as they are, so a map a consumer changed is
+     * refilled. Only identifiers below 16 take the shortcut (the standard ones are 1 to 9): the map has at least
+     * 16 slots and a char's slot is its value, so each has its own and the map iterates in the same order
+     * whatever order the entries came in. A repeated identifier takes the refill: the frame then has fewer
+     * distinct entries than {@code count}, and the map's size could match by chance.
+     */
+    private boolean holds(ByteBuf in, int count) {
+        if (settings.size() != count) {
+            return false;
+        }
+        int seen = 0;
+        for (int i = 0, index = in.readerIndex(); i < count; i++, index += SETTING_ENTRY_LENGTH) {
+            int id = in.getUnsignedShort(index);
+            if (id >= 16 || (seen & 1 << id) != 0) {
+                return false;
+            }
+            seen |= 1 << id;
+            Long held = settings.get((char) id);
+            if (held == null || held != in.getUnsignedInt(index + 2)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** {@link Http2Settings#put}, which validates the value, with the errors of {@code DefaultHttp2FrameReader}. */

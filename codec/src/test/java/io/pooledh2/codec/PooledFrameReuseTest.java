@@ -8,7 +8,13 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http2.DefaultHttp2FrameReader;
+import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2FrameAdapter;
+import io.netty.handler.codec.http2.Http2FrameTypes;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2SettingsFrame;
 import io.netty.util.IllegalReferenceCountException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -348,6 +354,99 @@ class PooledFrameReuseTest {
             return frame.release();
         });
         reader.close();
+    }
+
+    /**
+     * The reused SETTINGS map, refilled or left as it is when it already holds the frame's entries, always ends
+     * as Netty's reader's new map: same entries, same iteration order (its toString), whatever the last frame or
+     * consumer left in it.
+     */
+    @Test
+    void reusedSettingsMapHoldsExactlyEachFramesEntries() throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader().reuseFrames(true);
+            DefaultHttp2FrameReader stock = new DefaultHttp2FrameReader();
+            int[][] frames = {
+                {1, 4096, 3, 100, 4, 65535},
+                {1, 4096, 3, 100, 4, 65535},        // the same again
+                {4, 65535, 3, 100, 1, 4096},        // the same entries in another order
+                {1, 4096, 1, 4096, 3, 100},         // a repeat: 2 entries, though the map had 3 and count is 3
+                {1, 4096, 3, 100},
+                {1, 4096, 3, 100},                  // after a consumer changed the map (below)
+                {1, 4096, 3, 100, 2, 0},            // one more entry
+                {17, 5, 1, 4096},                   // 17 shares 1's home slot
+                {1, 4096, 17, 5},                   // so the order the entries came in shows
+                {},
+                {},
+                {6, 8192, 9, 1, 8, 1, 5, 16384},
+                {6, 8192, 9, 1, 8, 1, 5, 16385},    // one value changed
+            };
+            PooledHttp2Frame first = null;
+            for (int i = 0; i < frames.length; i++) {
+                Http2Settings expected = parseSettings(stock, frames[i]);
+                String[] actual = new String[2];
+                boolean changeIt = i == 4;
+                PooledHttp2Frame frame = readSettings(reader, frames[i], settings -> {
+                    actual[0] = settings.toString();
+                    actual[1] = String.valueOf(settings.equals(expected));
+                    if (changeIt) {
+                        settings.put(Http2CodecUtil.SETTINGS_MAX_CONCURRENT_STREAMS, Long.valueOf(200));
+                    }
+                });
+                if (first == null) {
+                    first = frame;
+                }
+                assertSame(first, frame, "frame " + i + " parsed into the reused frame");
+                assertEquals(expected.toString(), actual[0], "frame " + i);
+                assertEquals("true", actual[1], "frame " + i);
+            }
+            reader.close();
+            stock.close();
+        });
+    }
+
+    /** Netty's reader's map for one SETTINGS frame of the given id, value pairs. */
+    private Http2Settings parseSettings(DefaultHttp2FrameReader stock, int[] entries) throws Http2Exception {
+        ByteBuf in = settingsFrame(entries);
+        Http2Settings[] seen = new Http2Settings[1];
+        try {
+            stock.readFrame(ctx, in, new Http2FrameAdapter() {
+                @Override
+                public void onSettingsRead(ChannelHandlerContext c, Http2Settings settings) {
+                    seen[0] = settings;
+                }
+            });
+        } finally {
+            in.release();
+        }
+        return seen[0];
+    }
+
+    /** The pooled frame for one SETTINGS frame, after {@code check} saw its map during the callback. */
+    private PooledHttp2Frame readSettings(PooledHttp2FrameReader reader, int[] entries,
+                                         java.util.function.Consumer<Http2Settings> check) throws Http2Exception {
+        ByteBuf in = settingsFrame(entries);
+        PooledHttp2Frame[] seen = new PooledHttp2Frame[1];
+        try {
+            reader.readFrame(ctx, in, (c, frame) -> {
+                seen[0] = frame;
+                check.accept(((Http2SettingsFrame) frame).settings());
+                frame.release();
+            });
+        } finally {
+            in.release();
+        }
+        return seen[0];
+    }
+
+    private static ByteBuf settingsFrame(int[] entries) {
+        ByteBuf in = PooledByteBufAllocator.DEFAULT.directBuffer();
+        in.writeMedium(entries.length / 2 * Http2CodecUtil.SETTING_ENTRY_LENGTH);
+        in.writeByte(Http2FrameTypes.SETTINGS).writeByte(0).writeInt(0);
+        for (int i = 0; i < entries.length; i += 2) {
+            in.writeShort(entries[i]).writeInt(entries[i + 1]);
+        }
+        return in;
     }
 
     private static void restore(String key, String old) {
