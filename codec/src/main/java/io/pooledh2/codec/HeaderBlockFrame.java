@@ -43,12 +43,13 @@ abstract class HeaderBlockFrame extends StreamFrame {
 
     /**
      * The headers are emptied, as on a release. The frame keeps pointing at its own container, which the next
-     * block fills: no reference store, which would cost a GC barrier.
+     * block fills: no reference store, which would cost a GC barrier. The container keeps the block's references
+     * out of reach, so that the next block stores only what differs ({@link PooledHttp2Headers#reuse()}).
      */
     final void emptyHeaders() {
         PooledHttp2Headers own = ownHeaders;
         if (own != null && headers == own) {
-            own.recycle();
+            own.reuse();
         } else {
             headers = null;
         }

@@ -60,6 +60,13 @@ final class PooledHttp2Headers implements Http2Headers {
     private CharSequence[] names;
     private CharSequence[] values;
     private int size;
+    /**
+     * Slots {@code [0, max(size, stale))} may hold a reference: {@link #empty()} leaves the last block's in place,
+     * so that the next block, which often has the same name and value objects at the same index (HPACK's static
+     * and dynamic tables hand out the same instances), stores only what differs. A reference stored into this
+     * long-lived array pays G1's write barrier, with a full memory fence; a read and compare costs about nothing.
+     */
+    private int stale;
     /** Entries {@code [0, pseudoCount)} are pseudo-headers, the rest regular headers. */
     private int pseudoCount;
     private boolean validate;
@@ -103,8 +110,22 @@ final class PooledHttp2Headers implements Http2Headers {
     }
 
     /**
-     * Empties the instance for reuse: no reference to a name or value is kept, and arrays grown past
-     * {@link #MAX_KEPT_CAPACITY} by one large block are replaced by smaller ones so they do not stay pinned.
+     * Empties the instance for its frame's next block, in the reader's slot: the references stay in their slots,
+     * out of reach, until the next block overwrites or {@link #recycle()} clears them (as {@link #empty()}).
+     */
+    void reuse() {
+        if (names.length > MAX_KEPT_CAPACITY || entries != null && entries.length > MAX_KEPT_CAPACITY) {
+            recycle();
+            return;
+        }
+        recycled = true;
+        empty();
+    }
+
+    /**
+     * Empties the instance for a frame going back to its {@code Recycler}: no reference to a name or value is
+     * kept, and arrays grown past {@link #MAX_KEPT_CAPACITY} by one large block are replaced by smaller ones so
+     * they do not stay pinned.
      */
     void recycle() {
         recycled = true;
@@ -123,9 +144,11 @@ final class PooledHttp2Headers implements Http2Headers {
             names = new CharSequence[MAX_KEPT_CAPACITY];
             values = new CharSequence[MAX_KEPT_CAPACITY];
         } else {
-            Arrays.fill(names, 0, size, null);
-            Arrays.fill(values, 0, size, null);
+            int used = Math.max(size, stale);
+            Arrays.fill(names, 0, used, null);
+            Arrays.fill(values, 0, used, null);
         }
+        stale = 0;
         size = 0;
         pseudoCount = 0;
     }
@@ -133,6 +156,15 @@ final class PooledHttp2Headers implements Http2Headers {
     /** For tests: the length of the arrays. */
     int capacity() {
         return names.length;
+    }
+
+    /** For tests: the names and values the arrays still reference, in reach or not. */
+    int referencesHeld() {
+        int held = 0;
+        for (int i = 0; i < names.length; i++) {
+            held += (names[i] != null ? 1 : 0) + (values[i] != null ? 1 : 0);
+        }
+        return held;
     }
 
     // Storage
@@ -164,14 +196,22 @@ final class PooledHttp2Headers implements Http2Headers {
                 System.arraycopy(names, at, names, at + 1, size - at);
                 System.arraycopy(values, at, values, at + 1, size - at);
             }
-            names[at] = name;
-            values[at] = value;
+            store(at, name, value);
             pseudoCount++;
         } else {
-            names[size] = name;
-            values[size] = value;
+            store(size, name, value);
         }
         size++;
+    }
+
+    /** Stores only what the slot does not already hold: see {@link #stale}. */
+    private void store(int index, CharSequence name, CharSequence value) {
+        if (names[index] != name) {
+            names[index] = name;
+        }
+        if (values[index] != value) {
+            values[index] = value;
+        }
     }
 
     private void removeAt(int index) {
@@ -1054,10 +1094,14 @@ final class PooledHttp2Headers implements Http2Headers {
         return this;
     }
 
-    /** Empties the headers for a new block of the same frame; the iterator's entries stay for reuse. */
+    /**
+     * Empties the headers for a new block of the same frame; the iterator's entries stay for reuse, and the
+     * references stay in their slots, out of reach (see {@link #stale}).
+     */
     void empty() {
-        Arrays.fill(names, 0, size, null);
-        Arrays.fill(values, 0, size, null);
+        if (size > stale) {
+            stale = size;
+        }
         size = 0;
         pseudoCount = 0;
     }
@@ -1145,9 +1189,14 @@ final class PooledHttp2Headers implements Http2Headers {
             this.value = value;
         }
 
+        /** Stores only what changed, as {@link PooledHttp2Headers#store} does: entries are long-lived too. */
         void bind(CharSequence name, CharSequence value) {
-            this.name = name;
-            this.value = value;
+            if (this.name != name) {
+                this.name = name;
+            }
+            if (this.value != value) {
+                this.value = value;
+            }
         }
 
         void unbind() {

@@ -19,6 +19,7 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.handler.codec.http2.Http2PushPromiseFrame;
 import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.util.AsciiString;
 import io.netty.util.IllegalReferenceCountException;
 import io.netty.util.ReferenceCountUtil;
 import org.junit.jupiter.api.AfterEach;
@@ -222,7 +223,36 @@ class HeadersRecyclingTest {
         assertEquals("c", entries.get(0).getKey().toString());
     }
 
-    /** A container used once (a listener keeps it) makes its entries as it goes, as before. */
+    /**
+     * Reused for the frame's next block, the container keeps the last block's references out of reach: the next
+     * block shows only its own headers, whatever the slots held, and a recycle lets go of all of them.
+     */
+    @Test
+    void reusedContainerShowsOnlyTheNewBlockAndRecycleLetsGoOfEverything() {
+        PooledHttp2Headers headers = new PooledHttp2Headers(true, false, 4);
+        AsciiString a = AsciiString.of("a");
+        AsciiString one = AsciiString.of("1");
+        headers.add(a, one).add("b", "2").add("c", "3");
+        headers.reuse();
+        assertEquals(0, headers.size());
+        assertEquals(6, headers.referencesHeld(), "the last block's references stay, out of reach");
+        headers.add(a, one);
+        assertEquals(1, headers.size());
+        assertNull(headers.get("b"));
+        assertFalse(headers.contains("c"));
+        assertEquals(List.of("a=1"), render(iterate(headers)));
+        assertEquals(new DefaultHttp2Headers().add("a", "1"), headers);
+        // A pseudo-header after a regular one moves it, over a slot the last block left.
+        headers.reuse();
+        headers.add("x", "9").add(":path", "/");
+        assertEquals(List.of(":path=/", "x=9"), render(iterate(headers)));
+        assertEquals("/", headers.path().toString());
+        headers.recycle();
+        assertEquals(0, headers.referencesHeld(), "recycle clears the slots past the last block's size too");
+        assertEquals(0, headers.size());
+    }
+
+    /** A container used once (a listener keeps it) makes its entries as it goes, as before. */    /** A container used once (a listener keeps it) makes its entries as it goes, as before. */
     @Test
     void containerUsedOnceMakesNewEntries() {
         PooledHttp2Headers headers = new PooledHttp2Headers(true, false, 4);
