@@ -9,7 +9,8 @@
 # fresh connections (WARMUPS runs of WARMUP_SECONDS, each h2load run opening new connections), then measures
 # one run of MEASURED_SECONDS. Scenarios: GET /hello (1 KiB answer) and POST /echo with a 16 KiB body. Prints every
 # round, each codec's median req/s, the ratio pooled/stock of the medians and each codec's spread
-# ((max - min) / median); a difference smaller than the spread is reported as within noise.
+# ((max - min) / median); a difference smaller than the spread is reported as within noise. It also prints the
+# ratio within each round (the two servers measured back to back) and the median of those.
 #
 # Environment: MEASURED_SECONDS (10; not SECONDS, which is bash's own clock), WARMUPS (3), WARMUP_SECONDS (5), H2LOAD_ARGS ("-c 4 -m 100 -t 1"),
 # SERVER_JVM_ARGS (-Xms1g -Xmx1g -XX:+UseG1GC), PIPELINE (the server's --pipeline; default its own),
@@ -82,8 +83,14 @@ sp, ss = spread(sys.argv[3], pooled), spread(sys.argv[4], stock)
 ratio = pooled / stock
 noise = max(sp, ss)
 word = "within noise" if abs(ratio - 1) < noise else ("pooled faster" if ratio > 1 else "pooled slower")
+# Also the ratio within each round (the two servers ran back to back), as paired.py reports JMH's rounds.
+rounds = [float(p) / float(s) for p, s in zip(open(sys.argv[3]), open(sys.argv[4]))]
+rounds_sorted = sorted(rounds)
+n = len(rounds_sorted)
+paired = rounds_sorted[n // 2] if n % 2 else (rounds_sorted[n // 2 - 1] + rounds_sorted[n // 2]) / 2
 print(f"median pooled {pooled:,.0f} req/s, stock {stock:,.0f} req/s, ratio pooled/stock {ratio:.3f}; "
-      f"spread pooled {sp:.1%}, stock {ss:.1%}: {word}")
+      f"spread pooled {sp:.1%}, stock {ss:.1%}: {word}; ratio per round "
+      + " ".join(f"{r:.2f}" for r in rounds) + f", their median {paired:.3f}")
 PY
 )
   echo "h2load: $scenario: $verdict"

@@ -23,7 +23,9 @@ fi
 
 if [ "${SKIP_BUILD:-0}" != 1 ] || [ ! -f "$jar" ]; then
   echo "$bench_name: building $jar"
-  mvn -B -q -f "$root/pom.xml" -pl server-example -am package -DskipTests
+  # Output to a log: Maven's console colour codes would otherwise end up in front of the script's first line.
+  mvn -B -q -Dstyle.color=never -f "$root/pom.xml" -pl server-example -am package -DskipTests \
+    > "$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 1; }
 fi
 
 head -c 16384 /dev/urandom > "$work/body16k"
