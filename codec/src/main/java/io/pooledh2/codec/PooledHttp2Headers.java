@@ -59,14 +59,14 @@ final class PooledHttp2Headers implements Http2Headers {
 
     private CharSequence[] names;
     private CharSequence[] values;
-    private int size;
     /**
-     * Slots {@code [0, max(size, stale))} may hold a reference: {@link #empty()} leaves the last block's in place,
+     * Slots from {@code size} on may still hold a reference: {@link #empty()} leaves the last block's in place,
      * so that the next block, which often has the same name and value objects at the same index (HPACK's static
      * and dynamic tables hand out the same instances), stores only what differs. A reference stored into this
      * long-lived array pays G1's write barrier, with a full memory fence; a read and compare costs about nothing.
+     * Only {@link #recycle()} clears them, all of them.
      */
-    private int stale;
+    private int size;
     /** Entries {@code [0, pseudoCount)} are pseudo-headers, the rest regular headers. */
     private int pseudoCount;
     private boolean validate;
@@ -144,11 +144,10 @@ final class PooledHttp2Headers implements Http2Headers {
             names = new CharSequence[MAX_KEPT_CAPACITY];
             values = new CharSequence[MAX_KEPT_CAPACITY];
         } else {
-            int used = Math.max(size, stale);
-            Arrays.fill(names, 0, used, null);
-            Arrays.fill(values, 0, used, null);
+            // Every slot, past the last block's size too (see size): a rare path, arrays of at most 128.
+            Arrays.fill(names, null);
+            Arrays.fill(values, null);
         }
-        stale = 0;
         size = 0;
         pseudoCount = 0;
     }
@@ -204,7 +203,7 @@ final class PooledHttp2Headers implements Http2Headers {
         size++;
     }
 
-    /** Stores only what the slot does not already hold: see {@link #stale}. */
+    /** Stores only what the slot does not already hold: see {@link #size}. */
     private void store(int index, CharSequence name, CharSequence value) {
         if (names[index] != name) {
             names[index] = name;
@@ -1096,12 +1095,9 @@ final class PooledHttp2Headers implements Http2Headers {
 
     /**
      * Empties the headers for a new block of the same frame; the iterator's entries stay for reuse, and the
-     * references stay in their slots, out of reach (see {@link #stale}).
+     * references stay in their slots, out of reach (see {@link #size}).
      */
     void empty() {
-        if (size > stale) {
-            stale = size;
-        }
         size = 0;
         pseudoCount = 0;
     }
