@@ -110,8 +110,8 @@ final class PooledHttp2Headers implements Http2Headers {
     }
 
     /**
-     * Empties the instance for its frame's next block, in the reader's slot: the references stay in their slots,
-     * out of reach, until the next block overwrites or {@link #recycle()} clears them (as {@link #empty()}).
+     * Empties the instance for its frame's next block, in the reader's slot: as {@link #empty()}, the references
+     * stay in their slots, out of reach, until the next block overwrites them or {@link #recycle()} clears them.
      */
     void reuse() {
         if (names.length > MAX_KEPT_CAPACITY || entries != null && entries.length > MAX_KEPT_CAPACITY) {
