@@ -110,8 +110,8 @@ def report(run):
         keys = []  # In the order JMH ran them.
         for scores in rounds[name]:
             keys += [key for key in scores if key not in keys]
-        if case.case_param == "headers" or case.case_param == "frameKiB":
-            keys.sort(key=int)
+        if all(key.isdigit() for key in keys):
+            keys.sort(key=int)  # Header counts, frame sizes: by value.
         for key in keys:
             for pooled_variant, stock_variant, path in case.pairs:
                 present = [scores[key] for scores in rounds[name] if pooled_variant in scores.get(key, {})]
