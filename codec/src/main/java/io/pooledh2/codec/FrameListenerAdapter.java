@@ -49,7 +49,8 @@ final class FrameListenerAdapter {
             }
             case Http2FrameTypes.HEADERS: {
                 PooledHeadersFrame headers = (PooledHeadersFrame) frame;
-                Http2Headers decoded = headersForwardedWithFrame ? headers.headers : headersFor(headers, listenerKeepsNothing);
+                Http2Headers decoded = headersForwardedWithFrame ? headers.headers
+                        : headersFor(headers, listenerKeepsNothing);
                 if (headers.priorityPresent) {
                     listener.onHeadersRead(ctx, headers.streamId, decoded, headers.streamDependency,
                             headers.weight, headers.exclusive, headers.padding, headers.endStream);
@@ -80,8 +81,8 @@ final class FrameListenerAdapter {
                 break;
             case Http2FrameTypes.PUSH_PROMISE: {
                 PooledPushPromiseFrame promise = (PooledPushPromiseFrame) frame;
-                listener.onPushPromiseRead(ctx, promise.streamId, promise.promisedStreamId, headersFor(promise, listenerKeepsNothing),
-                        promise.padding);
+                listener.onPushPromiseRead(ctx, promise.streamId, promise.promisedStreamId,
+                        headersFor(promise, listenerKeepsNothing), promise.padding);
                 break;
             }
             case Http2FrameTypes.PING: {

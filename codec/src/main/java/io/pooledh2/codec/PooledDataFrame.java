@@ -165,7 +165,8 @@ final class PooledDataFrame extends StreamFrame implements Http2DataFrame {
         if (refCnt() == 0) {
             return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
         }
-        return StringUtil.simpleClassName(this) + "(stream=" + (stream() != null ? stream() : streamId()) + ", content=" + content()
+        return StringUtil.simpleClassName(this) + "(stream=" + (stream() != null ? stream() : streamId())
+                + ", content=" + content()
                 + ", endStream=" + isEndStream() + ", padding=" + padding() + ')';
     }
 }

@@ -140,7 +140,8 @@ final class PooledHeadersFrame extends HeaderBlockFrame implements PooledHttp2He
         if (refCnt() == 0) {
             return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
         }
-        return StringUtil.simpleClassName(this) + "(stream=" + (stream() != null ? stream() : streamId()) + ", headers=" + headers()
+        return StringUtil.simpleClassName(this) + "(stream=" + (stream() != null ? stream() : streamId())
+                + ", headers=" + headers()
                 + ", endStream=" + isEndStream() + ", padding=" + padding() + ')';
     }
 }

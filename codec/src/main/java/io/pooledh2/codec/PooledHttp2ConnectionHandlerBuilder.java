@@ -26,7 +26,10 @@ public final class PooledHttp2ConnectionHandlerBuilder
 
     private final PooledDecoderAssembly assembly = new PooledDecoderAssembly();
 
-    /** Paranoid mode for the reader (see {@link PooledHttp2FrameReader#paranoid(boolean)}); default: the system property. */
+    /**
+     * Paranoid mode for the reader (see {@link PooledHttp2FrameReader#paranoid(boolean)}); default: the system
+     * property.
+     */
     public PooledHttp2ConnectionHandlerBuilder paranoid(boolean paranoid) {
         assembly.paranoid(paranoid);
         return this;
@@ -46,7 +49,10 @@ public final class PooledHttp2ConnectionHandlerBuilder
         return this;
     }
 
-    /** Frame reuse for the reader (see {@link PooledHttp2FrameReader#reuseFrames(boolean)}); default: the system property. */
+    /**
+     * Frame reuse for the reader (see {@link PooledHttp2FrameReader#reuseFrames(boolean)}); default: the system
+     * property.
+     */
     public PooledHttp2ConnectionHandlerBuilder reuseFrames(boolean reuseFrames) {
         assembly.reuseFrames(reuseFrames);
         return this;
@@ -103,7 +109,8 @@ public final class PooledHttp2ConnectionHandlerBuilder
     }
 
     @Override
-    public PooledHttp2ConnectionHandlerBuilder encoderEnforceMaxConcurrentStreams(boolean encoderEnforceMaxConcurrentStreams) {
+    public PooledHttp2ConnectionHandlerBuilder encoderEnforceMaxConcurrentStreams(
+            boolean encoderEnforceMaxConcurrentStreams) {
         return super.encoderEnforceMaxConcurrentStreams(encoderEnforceMaxConcurrentStreams);
     }
 
@@ -113,7 +120,8 @@ public final class PooledHttp2ConnectionHandlerBuilder
     }
 
     @Override
-    public PooledHttp2ConnectionHandlerBuilder headerSensitivityDetector(Http2HeadersEncoder.SensitivityDetector headerSensitivityDetector) {
+    public PooledHttp2ConnectionHandlerBuilder headerSensitivityDetector(
+            Http2HeadersEncoder.SensitivityDetector headerSensitivityDetector) {
         return super.headerSensitivityDetector(headerSensitivityDetector);
     }
 
@@ -143,17 +151,20 @@ public final class PooledHttp2ConnectionHandlerBuilder
     }
 
     @Override
-    public PooledHttp2ConnectionHandlerBuilder decoderEnforceMaxConsecutiveEmptyDataFrames(int maxConsecutiveEmptyFrames) {
+    public PooledHttp2ConnectionHandlerBuilder decoderEnforceMaxConsecutiveEmptyDataFrames(
+            int maxConsecutiveEmptyFrames) {
         return super.decoderEnforceMaxConsecutiveEmptyDataFrames(maxConsecutiveEmptyFrames);
     }
 
     @Override
-    public PooledHttp2ConnectionHandlerBuilder encoderEnforceMaxRstFramesPerWindow(int maxRstFramesPerWindow, int secondsPerWindow) {
+    public PooledHttp2ConnectionHandlerBuilder encoderEnforceMaxRstFramesPerWindow(int maxRstFramesPerWindow,
+                                                                                  int secondsPerWindow) {
         return super.encoderEnforceMaxRstFramesPerWindow(maxRstFramesPerWindow, secondsPerWindow);
     }
 
     @Override
-    public PooledHttp2ConnectionHandlerBuilder decoderEnforceMaxSmallContinuationFrames(int maxSmallContinuationFrames) {
+    public PooledHttp2ConnectionHandlerBuilder decoderEnforceMaxSmallContinuationFrames(
+            int maxSmallContinuationFrames) {
         return super.decoderEnforceMaxSmallContinuationFrames(maxSmallContinuationFrames);
     }
 

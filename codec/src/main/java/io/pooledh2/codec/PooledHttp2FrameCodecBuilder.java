@@ -43,7 +43,10 @@ public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
         return new PooledHttp2FrameCodecBuilder(true);
     }
 
-    /** Paranoid mode for the reader (see {@link PooledHttp2FrameReader#paranoid(boolean)}); default: the system property. */
+    /**
+     * Paranoid mode for the reader (see {@link PooledHttp2FrameReader#paranoid(boolean)}); default: the system
+     * property.
+     */
     public PooledHttp2FrameCodecBuilder paranoid(boolean paranoid) {
         assembly.paranoid(paranoid);
         return this;
@@ -63,7 +66,10 @@ public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
         return this;
     }
 
-    /** Frame reuse for the reader (see {@link PooledHttp2FrameReader#reuseFrames(boolean)}); default: the system property. */
+    /**
+     * Frame reuse for the reader (see {@link PooledHttp2FrameReader#reuseFrames(boolean)}); default: the system
+     * property.
+     */
     public PooledHttp2FrameCodecBuilder reuseFrames(boolean reuseFrames) {
         assembly.reuseFrames(reuseFrames);
         return this;
@@ -118,7 +124,8 @@ public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
     }
 
     @Override
-    public PooledHttp2FrameCodecBuilder headerSensitivityDetector(Http2HeadersEncoder.SensitivityDetector headerSensitivityDetector) {
+    public PooledHttp2FrameCodecBuilder headerSensitivityDetector(
+            Http2HeadersEncoder.SensitivityDetector headerSensitivityDetector) {
         super.headerSensitivityDetector(headerSensitivityDetector);
         return this;
     }
@@ -160,7 +167,8 @@ public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
     }
 
     @Override
-    public PooledHttp2FrameCodecBuilder encoderEnforceMaxRstFramesPerWindow(int maxRstFramesPerWindow, int secondsPerWindow) {
+    public PooledHttp2FrameCodecBuilder encoderEnforceMaxRstFramesPerWindow(int maxRstFramesPerWindow,
+                                                                           int secondsPerWindow) {
         super.encoderEnforceMaxRstFramesPerWindow(maxRstFramesPerWindow, secondsPerWindow);
         return this;
     }

@@ -106,7 +106,8 @@ final class PooledPriorityFrame extends StreamFrame implements Http2PriorityFram
         if (refCnt() == 0) {
             return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
         }
-        return StringUtil.simpleClassName(this) + "(stream=" + (stream() != null ? stream() : streamId()) + ", streamDependency="
-                + streamDependency() + ", weight=" + weight() + ", exclusive=" + exclusive() + ')';
+        return StringUtil.simpleClassName(this) + "(stream=" + (stream() != null ? stream() : streamId())
+                + ", streamDependency=" + streamDependency() + ", weight=" + weight() + ", exclusive=" + exclusive()
+                + ')';
     }
 }

@@ -91,7 +91,9 @@ final class PooledPushPromiseFrame extends HeaderBlockFrame implements Http2Push
         if (refCnt() == 0) {
             return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
         }
-        return StringUtil.simpleClassName(this) + "{pushStreamFrame=" + (pushStream() != null ? pushStream() : promisedStreamId())
-                + ", http2Headers=" + http2Headers() + ", streamFrame=" + (stream() != null ? stream() : streamId()) + ", padding=" + padding() + '}';
+        return StringUtil.simpleClassName(this)
+                + "{pushStreamFrame=" + (pushStream() != null ? pushStream() : promisedStreamId())
+                + ", http2Headers=" + http2Headers() + ", streamFrame=" + (stream() != null ? stream() : streamId())
+                + ", padding=" + padding() + '}';
     }
 }

@@ -78,6 +78,7 @@ final class PooledResetFrame extends StreamFrame implements Http2ResetFrame {
         if (refCnt() == 0) {
             return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
         }
-        return StringUtil.simpleClassName(this) + "(stream=" + (stream() != null ? stream() : streamId()) + ", errorCode=" + errorCode() + ')';
+        return StringUtil.simpleClassName(this) + "(stream=" + (stream() != null ? stream() : streamId())
+                + ", errorCode=" + errorCode() + ')';
     }
 }

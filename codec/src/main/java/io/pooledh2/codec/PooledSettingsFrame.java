@@ -65,10 +65,10 @@ final class PooledSettingsFrame extends PooledFrame implements Http2SettingsFram
      * the thread's long-lived map measured slower than filling a new one (reference stores into an old object
      * pay G1's write barrier; reads pay none). The map's values passed {@link Http2Settings#put}'s validation
      * when they went in, so the entries would pass it again; entries are compared as they are, so a map a
-     * consumer changed is refilled. Only identifiers below 16 take the shortcut (the standard ones are 1 to 9): the map has at least
-     * 16 slots and a char's slot is its value, so each has its own and the map iterates in the same order
-     * whatever order the entries came in. A repeated identifier takes the refill: the frame then has fewer
-     * distinct entries than {@code count}, and the map's size could match by chance.
+     * consumer changed is refilled. Only identifiers below 16 take the shortcut (the standard ones are 1 to 9):
+     * the map has at least 16 slots and a char's slot is its value, so each has its own and the map iterates in
+     * the same order whatever order the entries came in. A repeated identifier takes the refill: the frame then
+     * has fewer distinct entries than {@code count}, and the map's size could match by chance.
      */
     private boolean holds(ByteBuf in, int count) {
         if (settings.size() != count) {

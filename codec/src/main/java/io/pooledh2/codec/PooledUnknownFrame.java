@@ -152,7 +152,8 @@ final class PooledUnknownFrame extends StreamFrame implements Http2UnknownFrame 
         if (refCnt() == 0) {
             return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
         }
-        return StringUtil.simpleClassName(this) + "(frameType=" + frameType() + ", stream=" + (stream() != null ? stream() : streamId())
+        return StringUtil.simpleClassName(this) + "(frameType=" + frameType()
+                + ", stream=" + (stream() != null ? stream() : streamId())
                 + ", flags=" + flags() + ", content=" + content() + ')';
     }
 }

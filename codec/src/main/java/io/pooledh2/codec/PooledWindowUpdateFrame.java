@@ -77,7 +77,7 @@ final class PooledWindowUpdateFrame extends StreamFrame implements Http2WindowUp
         if (refCnt() == 0) {
             return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
         }
-        return StringUtil.simpleClassName(this) + "(stream=" + (stream() != null ? stream() : streamId()) + ", windowUpdateIncrement="
-                + windowSizeIncrement() + ')';
+        return StringUtil.simpleClassName(this) + "(stream=" + (stream() != null ? stream() : streamId())
+                + ", windowUpdateIncrement=" + windowSizeIncrement() + ')';
     }
 }

@@ -44,7 +44,9 @@ import static io.netty.handler.codec.http2.Http2Exception.streamError;
  */
 final class StreamStateChecks extends Http2ConnectionAdapter implements Http2FrameReader, Http2FrameListener {
 
-    /** How many of the peer's most recent stream ids are remembered: one bit each in {@link #opened}, {@link #ended}. */
+    /**
+     * How many of the peer's most recent stream ids are remembered: one bit each in {@link #opened}, {@link #ended}.
+     */
     static final int WINDOW = Long.SIZE;
 
     private final Http2FrameReader reader;

@@ -265,7 +265,8 @@ class FrameValueSemanticsTest {
         // As Netty's: the last stream id is not compared.
         assertValueEqual(a, parse(Frames.goAway(9, 2, RawFrames.bytes("debug"))));
 
-        DefaultHttp2GoAwayFrame netty = track(new DefaultHttp2GoAwayFrame(2, Unpooled.copiedBuffer(RawFrames.bytes("debug"))));
+        DefaultHttp2GoAwayFrame netty = track(new DefaultHttp2GoAwayFrame(2,
+                Unpooled.copiedBuffer(RawFrames.bytes("debug"))));
         assertSameBothWays(a, netty, false);
         ByteBuf pooledContent = ((io.netty.buffer.ByteBufHolder) a).content();
         assertNettyFormat(a, netty, netty.content().toString(), pooledContent.toString(),

@@ -252,7 +252,7 @@ class HeadersRecyclingTest {
         assertEquals(0, headers.size());
     }
 
-    /** A container used once (a listener keeps it) makes its entries as it goes, as before. */    /** A container used once (a listener keeps it) makes its entries as it goes, as before. */
+    /** A container used once (a listener keeps it) makes its entries as it goes, as before. */
     @Test
     void containerUsedOnceMakesNewEntries() {
         PooledHttp2Headers headers = new PooledHttp2Headers(true, false, 4);

@@ -69,7 +69,8 @@ class Http2StreamResetHandlerTest {
         EmbeddedChannel channel = new EmbeddedChannel();
         channel.config().setAllocator(PooledByteBufAllocator.DEFAULT);
         // Netty checks for missing pseudo-headers only when asked; RFC 9113 section 8.3.1 requires them.
-        channel.pipeline().addLast(PooledHttp2FrameCodecBuilder.forServer().validateRequiredPseudoHeaders(true).build());
+        channel.pipeline().addLast(PooledHttp2FrameCodecBuilder.forServer()
+                .validateRequiredPseudoHeaders(true).build());
         if (withHandler) {
             channel.pipeline().addLast(new Http2StreamResetHandler());
         }

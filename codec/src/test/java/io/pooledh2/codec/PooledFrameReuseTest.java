@@ -266,7 +266,8 @@ class PooledFrameReuseTest {
             assertEquals(1, kept.refCnt());
             PooledHttp2Frame next = parse(reader, FrameKind.DATA, 2, PooledFrameReuseTest::releaseInCallback);
             assertNotSame(kept, next, "a frame retained in the callback is not reused");
-            assertTrue(FrameAccess.render(kept).contains(io.netty.buffer.ByteBufUtil.hexDump(RawFrames.bytes("data-1"))));
+            assertTrue(FrameAccess.render(kept)
+                    .contains(io.netty.buffer.ByteBufUtil.hexDump(RawFrames.bytes("data-1"))));
             assertTrue(kept.release());
             reader.close();
         });
@@ -296,7 +297,8 @@ class PooledFrameReuseTest {
             FrameKind.DATA.write(in, 1);
             List<PooledHttp2Frame> frames = new ArrayList<>();
             reader.readFrame(ctx, in, (c, frame) -> frames.add(frame));
-            io.netty.handler.codec.http2.Http2DataFrame data = (io.netty.handler.codec.http2.Http2DataFrame) frames.get(0);
+            io.netty.handler.codec.http2.Http2DataFrame data =
+                    (io.netty.handler.codec.http2.Http2DataFrame) frames.get(0);
             int dataIndex = 9 + 1; // frame header, pad length
             assertEquals('d', data.content().getByte(0));
             in.setByte(dataIndex, 'X');

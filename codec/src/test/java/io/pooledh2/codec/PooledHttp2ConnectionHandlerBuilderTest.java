@@ -49,7 +49,8 @@ class PooledHttp2ConnectionHandlerBuilderTest {
         @Override
         public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int dependency,
                                   short weight, boolean exclusive, int padding, boolean eos) {
-            calls.add("HEADERS " + streamId + " " + ListenerTranscript.render(headers) + " " + dependency + "/" + weight + "/" + exclusive
+            calls.add("HEADERS " + streamId + " " + ListenerTranscript.render(headers)
+                    + " " + dependency + "/" + weight + "/" + exclusive
                     + " " + padding + " " + eos);
         }
 
@@ -87,7 +88,8 @@ class PooledHttp2ConnectionHandlerBuilderTest {
         @Override
         public void onPushPromiseRead(ChannelHandlerContext ctx, int streamId, int promisedStreamId,
                                       Http2Headers headers, int padding) {
-            calls.add("PUSH_PROMISE " + streamId + " " + promisedStreamId + " " + ListenerTranscript.render(headers) + " " + padding);
+            calls.add("PUSH_PROMISE " + streamId + " " + promisedStreamId + " " + ListenerTranscript.render(headers)
+                    + " " + padding);
         }
 
         @Override
@@ -103,7 +105,8 @@ class PooledHttp2ConnectionHandlerBuilderTest {
         @Override
         public void onUnknownFrame(ChannelHandlerContext ctx, byte frameType, int streamId, Http2Flags flags,
                                    ByteBuf payload) {
-            calls.add("UNKNOWN " + frameType + " " + streamId + " " + flags.value() + " " + ByteBufUtil.hexDump(payload));
+            calls.add("UNKNOWN " + frameType + " " + streamId + " " + flags.value()
+                    + " " + ByteBufUtil.hexDump(payload));
         }
     }
 

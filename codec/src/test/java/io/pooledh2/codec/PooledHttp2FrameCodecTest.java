@@ -89,7 +89,8 @@ class PooledHttp2FrameCodecTest {
                     .append(" eos=").append(f.isEndStream()).append(" fc=").append(f.initialFlowControlledBytes());
         } else if (msg instanceof Http2HeadersFrame) {
             Http2HeadersFrame f = (Http2HeadersFrame) msg;
-            out.append(" headers=").append(ListenerTranscript.render(f.headers())).append(" pad=").append(f.padding()).append(" eos=")
+            out.append(" headers=").append(ListenerTranscript.render(f.headers())).append(" pad=").append(f.padding())
+                    .append(" eos=")
                     .append(f.isEndStream());
         } else if (msg instanceof Http2PriorityFrame) {
             Http2PriorityFrame f = (Http2PriorityFrame) msg;
@@ -100,7 +101,8 @@ class PooledHttp2FrameCodecTest {
         } else if (msg instanceof Http2SettingsFrame) {
             out.append(' ').append(new TreeMap<>(((Http2SettingsFrame) msg).settings()));
         } else if (msg instanceof Http2PingFrame) {
-            out.append(' ').append(((Http2PingFrame) msg).content()).append(" ack=").append(((Http2PingFrame) msg).ack());
+            out.append(' ').append(((Http2PingFrame) msg).content())
+                    .append(" ack=").append(((Http2PingFrame) msg).ack());
         } else if (msg instanceof Http2GoAwayFrame) {
             Http2GoAwayFrame f = (Http2GoAwayFrame) msg;
             out.append(" last=").append(f.lastStreamId()).append(" error=").append(f.errorCode())
@@ -272,7 +274,8 @@ class PooledHttp2FrameCodecTest {
             };
             EmbeddedChannel channel = new EmbeddedChannel();
             channel.config().setAllocator(PooledByteBufAllocator.DEFAULT);
-            channel.pipeline().addLast(PooledHttp2FrameCodecBuilder.forServer().build(), new Http2MultiplexHandler(child));
+            channel.pipeline().addLast(PooledHttp2FrameCodecBuilder.forServer().build(),
+                    new Http2MultiplexHandler(child));
             try {
                 ByteBuf in = PooledByteBufAllocator.DEFAULT.buffer();
                 in.writeBytes(Http2CodecUtil.connectionPrefaceBuf());

@@ -161,7 +161,8 @@ class ProtectionsTest {
                             RawFrames.header(in, 16385, 0x0, 0, 1);
                             in.writeZero(16385);
                         })),
-                // What Netty answers here is PROTOCOL_ERROR, not FRAME_SIZE_ERROR as for DATA: the pooled builders must too.
+                // What Netty answers here is PROTOCOL_ERROR, not FRAME_SIZE_ERROR as for DATA: the pooled builders
+                // must too.
                 new Abuse("HEADERS over MAX_FRAME_SIZE", Options::new,
                         goAway(Integer.MAX_VALUE, Http2Error.PROTOCOL_ERROR), true, steps(
                         in -> {

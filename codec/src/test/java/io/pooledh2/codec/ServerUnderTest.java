@@ -201,7 +201,8 @@ final class ServerUnderTest {
             }
             return builder.build();
         }
-        Http2ConnectionHandlerBuilder builder = new Http2ConnectionHandlerBuilder().server(true).frameListener(listener);
+        Http2ConnectionHandlerBuilder builder = new Http2ConnectionHandlerBuilder().server(true)
+                .frameListener(listener);
         if (options.initialSettings != null) {
             builder.initialSettings(options.initialSettings);
         }

@@ -61,7 +61,8 @@ class StreamStateChecksTest {
     @EnumSource(names = {"POOLED_CODEC", "POOLED_LISTENER"})
     void headersOnAStreamClosedAfterEndStreamIsAConnectionErrorStreamClosed(Kind kind) {
         Outcome outcome = serve(kind, STRICT, HEADERS_ON_CLOSED_STREAM);
-        assertEquals(List.of(goAway(Integer.MAX_VALUE, Http2Error.STREAM_CLOSED)), outcome.errors(), outcome.written.toString());
+        assertEquals(List.of(goAway(Integer.MAX_VALUE, Http2Error.STREAM_CLOSED)), outcome.errors(),
+                outcome.written.toString());
         assertFalse(outcome.open, "connection closed");
         assertTrue(outcome.written.contains("HEADERS 1 eos"), "the first request was answered: " + outcome.written);
     }
@@ -78,7 +79,8 @@ class StreamStateChecksTest {
     @EnumSource(names = {"POOLED_CODEC", "POOLED_LISTENER"})
     void aNewStreamIdLowerThanOneUsedIsAConnectionErrorProtocolError(Kind kind) {
         Outcome outcome = serve(kind, STRICT, LOWER_STREAM_ID);
-        assertEquals(List.of(goAway(Integer.MAX_VALUE, Http2Error.PROTOCOL_ERROR)), outcome.errors(), outcome.written.toString());
+        assertEquals(List.of(goAway(Integer.MAX_VALUE, Http2Error.PROTOCOL_ERROR)), outcome.errors(),
+                outcome.written.toString());
         assertFalse(outcome.open, "connection closed");
     }
 
@@ -88,7 +90,8 @@ class StreamStateChecksTest {
         Outcome outcome = serve(kind, STRICT,
                 in -> headers(in, 1, "/respond", true),
                 in -> RawFrames.frame(in, 0x0, 0, 1, RawFrames.bytes("late")));
-        assertEquals(List.of(goAway(Integer.MAX_VALUE, Http2Error.STREAM_CLOSED)), outcome.errors(), outcome.written.toString());
+        assertEquals(List.of(goAway(Integer.MAX_VALUE, Http2Error.STREAM_CLOSED)), outcome.errors(),
+                outcome.written.toString());
         assertFalse(outcome.open, "connection closed");
     }
 

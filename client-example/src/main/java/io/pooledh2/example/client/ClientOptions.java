@@ -141,7 +141,8 @@ public final class ClientOptions {
         paranoid = on ? Boolean.TRUE : null;
     }
 
-    @Option(names = "--no-reuse", description = "pooled codec without frame reuse (also -Dio.pooledh2.reuseFrames=false)")
+    @Option(names = "--no-reuse",
+            description = "pooled codec without frame reuse (also -Dio.pooledh2.reuseFrames=false)")
     void noReuseOption(boolean on) {
         reuseFrames = on ? Boolean.FALSE : null;
     }

@@ -372,7 +372,8 @@ final class Demo {
             }
         }
         return apart.length() == 0
-                ? String.format(Locale.ROOT, "req/s rounds: every server's within %d%% of each other", AGREEMENT_PERCENT)
+                ? String.format(Locale.ROOT, "req/s rounds: every server's within %d%% of each other",
+                        AGREEMENT_PERCENT)
                 : String.format(Locale.ROOT, "req/s rounds: more than %d%% apart on %s (noise: see the rounds above)",
                         AGREEMENT_PERCENT, apart);
     }

@@ -30,13 +30,15 @@ class DemoTest {
 
     private static final String NUMBER = "([\\d,]+(?:\\.\\d+)?)";
     private static final Pattern ROW = Pattern.compile("(?m)^(multiplex|frames)\\s+(Netty|pooled)\\s+" + NUMBER
-            + "\\s+" + NUMBER + "%\\s+" + NUMBER + "\\s+" + NUMBER + "\\s+" + NUMBER + "\\s+" + NUMBER + "\\s+" + NUMBER + "\\s+"
+            + "\\s+" + NUMBER + "%\\s+" + NUMBER + "\\s+" + NUMBER
+            + "\\s+" + NUMBER + "\\s+" + NUMBER + "\\s+" + NUMBER + "\\s+"
             + NUMBER + "\\s+0$");
     private static final Pattern ROUND = Pattern.compile("(?m)^round \\d+\\s+(multiplex|frames)\\s+(Netty|pooled)\\s+"
             + "([\\d,]+) req/s\\s+[\\d,]+ B/req\\s+[\\d,.]+ GC ms/M req\\s+p99\\s+[\\d.]+ ms$");
-    private static final Pattern VERDICT = Pattern.compile("^pooled vs Netty \\(stated where all rounds agree beyond their spread\\): "
-            + "multiplex: req/s .+, server B/req .+, GC ms/M req .+, p99 .+; "
-            + "frames: req/s .+, server B/req .+, GC ms/M req .+, p99 .+$");
+    private static final Pattern VERDICT =
+            Pattern.compile("^pooled vs Netty \\(stated where all rounds agree beyond their spread\\): "
+                    + "multiplex: req/s .+, server B/req .+, GC ms/M req .+, p99 .+; "
+                    + "frames: req/s .+, server B/req .+, GC ms/M req .+, p99 .+$");
 
     private static final Pattern AGREEMENT = Pattern.compile("^req/s rounds: (every server's within 10% of each other"
             + "|more than 10% apart on (multiplex|frames) (Netty|pooled)(, (multiplex|frames) (Netty|pooled))* .+)$");

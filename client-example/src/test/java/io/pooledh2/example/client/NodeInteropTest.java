@@ -40,7 +40,8 @@ class NodeInteropTest {
         // Port 0: the script picks a free port and prints it; it exits by itself after 120 s at most, or when its
         // standard input (this JVM) goes away.
         node = new ProcessBuilder("node", script.toString(), "0", "120").redirectErrorStream(true).start();
-        BufferedReader output = new BufferedReader(new InputStreamReader(node.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader output = new BufferedReader(new InputStreamReader(node.getInputStream(),
+                StandardCharsets.UTF_8));
         String line = CompletableFuture.supplyAsync(() -> {
             try {
                 return output.readLine();

@@ -94,7 +94,8 @@ class StressTest {
         }
 
         long heapAtEnd = heapAfterFullGc();
-        System.out.printf(Locale.ROOT, "stress %s: %d workers x %d exchanges%n%sheap      %.1f MiB in use after a full GC "
+        System.out.printf(Locale.ROOT,
+                "stress %s: %d workers x %d exchanges%n%sheap      %.1f MiB in use after a full GC "
                         + "at start, %.1f MiB at end%n", mode, CONNECTIONS * STREAMS, REQUESTS_PER_WORKER,
                 result.summary(), heapAtStart / 1048576.0, heapAtEnd / 1048576.0);
         assertEquals(0, result.errors(), result.summary());

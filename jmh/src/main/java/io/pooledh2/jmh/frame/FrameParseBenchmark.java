@@ -29,7 +29,8 @@ import java.util.function.IntSupplier;
  * <p>{@link #reader} picks the reader and the way frames come out of it:
  * <ul>
  *   <li>{@code stockFrame}: {@code DefaultHttp2FrameReader} with a listener that does what
- *       {@code Http2FrameCodec}'s does, a new {@code DefaultHttp2*Frame} per frame ({@link FrameCodecStyleListener});</li>
+ *       {@code Http2FrameCodec}'s does, a new {@code DefaultHttp2*Frame} per frame
+ *       ({@link FrameCodecStyleListener});</li>
  *   <li>{@code pooledFrame}: {@link PooledHttp2FrameReader}'s frame API, the frame released during the callback
  *       ({@link PooledFrameConsumer});</li>
  *   <li>{@code stockListener}, {@code pooledListener}: the same {@link ConsumingListener} behind

@@ -35,7 +35,9 @@ final class StaticHeaderBlocks {
                 .authority("www.example.com");
     }
 
-    /** {@link #requestPseudoHeaders()} plus ten regular headers: static hits, literals with a static name, new names. */
+    /**
+     * {@link #requestPseudoHeaders()} plus ten regular headers: static hits, literals with a static name, new names.
+     */
     static Http2Headers requestTenHeaders() {
         return requestPseudoHeaders()
                 .add("accept-encoding", "gzip, deflate")                 // static entry 16, a full hit

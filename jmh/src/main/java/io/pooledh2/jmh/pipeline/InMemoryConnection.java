@@ -15,8 +15,8 @@ import java.util.ArrayList;
  * A client and a server joined in memory: two {@link EmbeddedChannel}s on the benchmark thread, the bytes each
  * flushes carried to the other by {@link #carry}, which copies them into read buffers from
  * {@code PooledByteBufAllocator} of at most 64 KiB each (as socket reads into Netty's adaptive receive buffers
- * would), fires one {@code channelRead} per buffer and one {@code channelReadComplete} at the end. No sockets, no second thread:
- * what is measured is the HTTP/2 code on both ends plus that copy, the same for every variant.
+ * would), fires one {@code channelRead} per buffer and one {@code channelReadComplete} at the end. No sockets, no
+ * second thread: what is measured is the HTTP/2 code on both ends plus that copy, the same for every variant.
  */
 public final class InMemoryConnection implements AutoCloseable {
 

@@ -14,7 +14,9 @@ import io.pooledh2.codec.PooledHttp2FrameReader;
  * {@code pooledListener}, {@code stockFrameCodec} for {@code pooledFrameCodec}); the report pairs them that way.
  */
 public enum PipelineStack {
-    /** {@code Http2ConnectionHandler} with {@code DefaultHttp2ConnectionDecoder} around {@code DefaultHttp2FrameReader}. */
+    /**
+     * {@code Http2ConnectionHandler} with {@code DefaultHttp2ConnectionDecoder} around {@code DefaultHttp2FrameReader}.
+     */
     stockListener {
         @Override
         public Http2Stack newStack() {

@@ -37,7 +37,8 @@ final class SelfSignedTls {
                 .ecp256()
                 // buildSelfSigned() wants a root: a CA that also serves.
                 .setIsCertificateAuthority(true)
-                .setKeyUsage(true, CertificateBuilder.KeyUsage.digitalSignature, CertificateBuilder.KeyUsage.keyCertSign)
+                .setKeyUsage(true, CertificateBuilder.KeyUsage.digitalSignature,
+                        CertificateBuilder.KeyUsage.keyCertSign)
                 .addExtendedKeyUsageServerAuth()
                 .buildSelfSigned();
         return SslContextBuilder.forServer(certificate.getKeyPair().getPrivate(), certificate.getCertificate())

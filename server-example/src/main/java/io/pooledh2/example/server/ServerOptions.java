@@ -39,8 +39,9 @@ public final class ServerOptions {
             + "instead of cleartext h2c")
     boolean tls;
 
-    @Option(names = "--stock", description = "Netty's own codec (Http2FrameCodecBuilder, Http2ConnectionHandlerBuilder) "
-            + "instead of the pooled one")
+    @Option(names = "--stock",
+            description = "Netty's own codec (Http2FrameCodecBuilder, Http2ConnectionHandlerBuilder) "
+                    + "instead of the pooled one")
     boolean stockCodec;
 
     @Option(names = "--pipeline", paramLabel = "multiplex|frames|listener",
@@ -78,7 +79,8 @@ public final class ServerOptions {
         paranoid = on ? Boolean.TRUE : null;
     }
 
-    @Option(names = "--no-reuse", description = "pooled codec without frame reuse (also -Dio.pooledh2.reuseFrames=false)")
+    @Option(names = "--no-reuse",
+            description = "pooled codec without frame reuse (also -Dio.pooledh2.reuseFrames=false)")
     void noReuseOption(boolean on) {
         reuseFrames = on ? Boolean.FALSE : null;
     }
@@ -168,7 +170,8 @@ public final class ServerOptions {
     String describe(int boundPort) {
         return (tls ? "TLS (ALPN h2, http/1.1)" : "h2c (prior knowledge, Upgrade: h2c)") + " on " + host + ':'
                 + boundPort + ", "
-                + (stockCodec ? (pipeline == Pipeline.LISTENER ? "Netty's Http2ConnectionHandler" : "Netty's Http2FrameCodec")
+                + (stockCodec
+                        ? (pipeline == Pipeline.LISTENER ? "Netty's Http2ConnectionHandler" : "Netty's Http2FrameCodec")
                         : "pooled codec")
                 + (paranoid != null && paranoid ? " (paranoid)" : "")
                 + (reuseFrames != null && !reuseFrames ? " (reuse off)" : "")

@@ -24,8 +24,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * curl, a client that is not Netty (nghttp2 inside), gets correct answers from the example server: h2c with prior
- * knowledge on the pooled and the stock codec, h2c by HTTP/1.1 Upgrade, and TLS with ALPN h2 (on every pipeline). Skipped, with a
- * message, where curl is missing or built without HTTP/2.
+ * knowledge on the pooled and the stock codec, h2c by HTTP/1.1 Upgrade, and TLS with ALPN h2 (on every pipeline).
+ * Skipped, with a message, where curl is missing or built without HTTP/2.
  */
 class CurlInteropTest {
 

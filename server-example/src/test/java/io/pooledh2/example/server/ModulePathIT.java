@@ -63,7 +63,9 @@ class ModulePathIT {
     private record Result(int exitCode, String output) {
     }
 
-    /** java --module-path codec + Netty --add-modules io.pooledh2.codec,io.netty.codec.http2 -cp probe ModulePathProbe */
+    /**
+     * java --module-path codec + Netty --add-modules io.pooledh2.codec,io.netty.codec.http2 -cp probe ModulePathProbe
+     */
     private static Result launch(Path codecJar) throws Exception {
         List<String> modulePath = new ArrayList<>();
         modulePath.add(codecJar.toString());
@@ -97,7 +99,8 @@ class ModulePathIT {
         try (JarFile in = new JarFile(jar.toFile())) {
             Manifest manifest = new Manifest(in.getManifest());
             manifest.getMainAttributes().remove(new Attributes.Name("Automatic-Module-Name"));
-            try (OutputStream file = Files.newOutputStream(copy); JarOutputStream out = new JarOutputStream(file, manifest)) {
+            try (OutputStream file = Files.newOutputStream(copy);
+                    JarOutputStream out = new JarOutputStream(file, manifest)) {
                 for (Enumeration<JarEntry> entries = in.entries(); entries.hasMoreElements(); ) {
                     JarEntry entry = entries.nextElement();
                     if (entry.getName().equalsIgnoreCase(JarFile.MANIFEST_NAME)) {
