@@ -5,7 +5,6 @@ package io.pooledh2.codec;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.Http2Exception;
-import io.netty.handler.codec.http2.Http2Flags;
 import io.netty.handler.codec.http2.Http2FrameListener;
 import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.handler.codec.http2.Http2Headers;
@@ -14,17 +13,19 @@ import io.netty.handler.codec.http2.Http2Settings;
 /**
  * Turns pooled frames into the {@link Http2FrameListener} calls {@code DefaultHttp2FrameReader} makes. The reader
  * keeps the frame's reference (and drops it after the call); the listener never sees the frame, only its values.
- * The reader calls a listener straight from the parsed values where no object has to outlive the call, so this
- * adapter carries the frames whose parts the listener gets (DATA and unknown payloads, GOAWAY debug data,
- * headers, SETTINGS kept by the listener), and every frame for a frame codec that fires the frame itself.
+ * The reader calls a listener straight from the parsed values where no object has to outlive the call, and gives a
+ * listener that may keep what it gets the payloads of DATA, GOAWAY and unknown frames as slices of the input, as
+ * the stock reader does. So this adapter carries the frames whose parts the listener gets: headers, SETTINGS kept
+ * by the listener, the payloads a listener that keeps nothing gets, and every frame for a frame codec that fires
+ * the frame itself.
  *
- * <p>A standard listener may keep the objects it is given (Netty's {@code Http2FrameCodec} keeps the settings,
- * the unknown frame's flags and the GOAWAY debug data), so unless told that the listener keeps nothing, the
- * adapter gives it its own copy of everything the pooled frame would reuse: the settings map, the unknown
- * frame's flags, and the headers when they are the frame's own recycled container (a shallow copy: names and
- * values are immutable and shared). DATA and unknown payloads and GOAWAY debug data are the frame's payload view,
- * passed as they are: a listener keeps one by retaining it, as with the stock reader, and the frame then keeps
- * the input alive for it. Headers a caller-supplied decoder made are new for every block and passed as they are.
+ * <p>A standard listener may keep the objects it is given (Netty's {@code Http2FrameCodec} keeps the settings
+ * and the headers), so unless told that the listener keeps nothing, the adapter gives it its own copy of
+ * everything the pooled frame would reuse: the settings map, and the headers when they are the frame's own
+ * recycled container (a shallow copy: names and values are immutable and shared). A listener that keeps nothing
+ * gets the frame's payload view for DATA, GOAWAY and unknown frames: valid during the call, kept by retaining
+ * it, which keeps the frame and the input alive. Headers a caller-supplied decoder made are new for every block
+ * and passed as they are.
  */
 final class FrameListenerAdapter {
 
@@ -105,9 +106,9 @@ final class FrameListenerAdapter {
                 break;
             }
             default: {
+                // Only a listener that keeps nothing, or a frame codec that fires the frame, gets here.
                 PooledUnknownFrame unknown = (PooledUnknownFrame) frame;
-                Http2Flags flags = listenerKeepsNothing ? unknown.flags : new Http2Flags(unknown.flags.value());
-                listener.onUnknownFrame(ctx, unknown.frameType, unknown.streamId, flags, unknown.payload);
+                listener.onUnknownFrame(ctx, unknown.frameType, unknown.streamId, unknown.flags, unknown.payload);
                 break;
             }
         }

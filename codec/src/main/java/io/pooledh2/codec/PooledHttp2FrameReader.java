@@ -356,6 +356,18 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         return forwardsFrames ? null : listener;
     }
 
+    /**
+     * The {@code Http2FrameListener} that may keep what it is given past the call, or null. It gets the payloads of
+     * DATA, GOAWAY and unknown frames as the stock reader gives them, slices of the input with no frame: valid as
+     * long as the input, kept by retaining them. A slice costs less than the protocol of a reused frame and its
+     * view (FrameParseBenchmark, DATA 1 KiB on the listener path: 0.80 of the view's time in paired rounds), and a
+     * listener that holds one without retaining it, as Mockito's argument captors do, reads what it would read
+     * with the stock reader.
+     */
+    private Http2FrameListener keepingListener() {
+        return listenerKeepsNothing ? null : direct();
+    }
+
     /** Whether decoded headers go to an {@code Http2FrameListener} that may keep them past the call. */
     private boolean headersGoToKeepingListener() {
         return consumer == null && !forwardsFrames && !listenerKeepsNothing;
@@ -374,8 +386,13 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
                 return false;
             case SETTINGS:
                 return listenerKeepsNothing && !hasFlag(Http2Flags.ACK);
-            default:
+            case HEADERS:
+            case PUSH_PROMISE:
+            case CONTINUATION:
                 return true;
+            default:
+                // DATA, GOAWAY and unknown types: a keeping listener gets a slice of the input, no frame.
+                return listenerKeepsNothing;
         }
     }
 
@@ -606,16 +623,21 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
             throws Http2Exception {
         int padding = readPadding(in);
         int dataLength = lengthWithoutTrailingPadding(payloadEnd - in.readerIndex(), padding);
+        boolean endStream = hasFlag(Http2Flags.END_STREAM);
+        Http2FrameListener keeping = keepingListener();
+        if (keeping != null) {
+            keeping.onDataRead(ctx, streamId, in.readSlice(dataLength), padding, endStream);
+            return;
+        }
         FrameSlot<PooledDataFrame> slot = frames != null ? frames.data : null;
         PooledDataFrame frame = slot != null ? slot.take() : PooledDataFrame.POOL.newUnpooled();
-        boolean endStream = hasFlag(Http2Flags.END_STREAM);
         frame.init(streamId, in, in.readerIndex(), dataLength, padding, endStream, slot == null);
         Http2FrameListener direct = direct();
         if (direct == null) {
             deliver(ctx, frame, slot);
             return;
         }
-        // The listener gets the frame's payload; the frame itself only carries the count the payload shares.
+        // A listener that keeps nothing gets the frame's payload; the frame only carries the count it shares.
         handOutToReader(frame, slot);
         try {
             direct.onDataRead(ctx, streamId, frame.payload, padding, endStream);
@@ -825,6 +847,11 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
             throws Http2Exception {
         int lastStreamId = readUnsignedInt(in);
         long errorCode = in.readUnsignedInt();
+        Http2FrameListener keeping = keepingListener();
+        if (keeping != null) {
+            keeping.onGoAwayRead(ctx, lastStreamId, errorCode, in.readSlice(payloadEnd - in.readerIndex()));
+            return;
+        }
         FrameSlot<PooledGoAwayFrame> slot = frames != null ? frames.goAway : null;
         PooledGoAwayFrame frame = slot != null ? slot.take() : PooledGoAwayFrame.POOL.newUnpooled();
         frame.init(lastStreamId, errorCode, in, in.readerIndex(), payloadEnd - in.readerIndex(), slot == null);
@@ -863,6 +890,11 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     }
 
     private void readUnknownFrame(ChannelHandlerContext ctx, ByteBuf in, FrameSet frames) throws Http2Exception {
+        Http2FrameListener keeping = keepingListener();
+        if (keeping != null) {
+            keeping.onUnknownFrame(ctx, frameType, streamId, new Http2Flags(flags), in.readSlice(payloadLength));
+            return;
+        }
         FrameSlot<PooledUnknownFrame> slot = frames != null ? frames.unknown : null;
         PooledUnknownFrame frame = slot != null ? slot.take() : PooledUnknownFrame.POOL.newUnpooled();
         frame.init(frameType, streamId, flags, in, in.readerIndex(), payloadLength, slot == null);

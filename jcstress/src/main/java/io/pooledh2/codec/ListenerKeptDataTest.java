@@ -23,9 +23,10 @@ import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
- * Test 7: the {@code Http2FrameListener} path's DATA buffer, a view of the input sharing its frame's count,
- * kept by a listener that retains it and hands it to another thread (as {@code Http2FrameCodec} or grpc-java
- * do). The reader, as soon as the callback returns, sees the extra reference, retains the input for the view
+ * Test 7: the {@code Http2FrameListener} path's DATA buffer for a listener that declared it keeps nothing
+ * ({@code listenerKeepsNothing(true)}, which gets the frame's view of the input, sharing the frame's count; a
+ * listener that may keep what it gets has a slice of the input, as from Netty's reader), retained all the same
+ * and handed to another thread. The reader, as soon as the callback returns, sees the extra reference, retains the input for the view
  * and goes on to DATA frame 2 in the same input, then the read's caller releases the input. The consumer reads
  * the bytes and releases the buffer, racing all of that. It must see frame 1's bytes, and the input must be
  * freed exactly once, after both (the arbiter sees a count of 0 and no error). {@code same-view}: the reader's
@@ -44,7 +45,7 @@ public class ListenerKeptDataTest {
             WireFrames.data(1, new byte[] {0x11, 0x12}, 0, false),
             WireFrames.data(3, new byte[] {0x21, 0x22}, 0, true));
 
-    private final PooledHttp2FrameReader reader = new PooledHttp2FrameReader().reuseFrames(true);
+    private final PooledHttp2FrameReader reader = new PooledHttp2FrameReader().reuseFrames(true).listenerKeepsNothing(true);
     private final ByteBuf input = Unpooled.wrappedBuffer(FRAMES);
     private volatile ByteBuf handoff;
 
