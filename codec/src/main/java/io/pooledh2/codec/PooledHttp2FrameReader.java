@@ -51,9 +51,10 @@ import static io.netty.handler.codec.http2.Http2FrameTypes.WINDOW_UPDATE;
  * <ul>
  *   <li>As a drop-in reader: {@code new DefaultHttp2ConnectionDecoder(connection, encoder, new
  *       PooledHttp2FrameReader())}. {@link #readFrame(ChannelHandlerContext, ByteBuf, Http2FrameListener)}
- *       makes exactly the calls the stock reader makes. Anything the pooled frame would reuse and a listener
- *       could keep (the decoded headers, the settings map, an unknown frame's flags, GOAWAY debug data) is
- *       copied for the listener, unless {@link #listenerKeepsNothing(boolean)} says it keeps nothing.</li>
+ *       makes exactly the calls the stock reader makes. Nothing the pooled frame would reuse reaches a listener
+ *       that could keep it: the decoded headers, the settings map and an unknown frame's flags are new, and the
+ *       payloads of DATA, GOAWAY and unknown frames are slices of the input as from the stock reader, unless
+ *       {@link #listenerKeepsNothing(boolean)} says it keeps nothing.</li>
  *   <li>With frame objects: {@link #readFrame(ChannelHandlerContext, ByteBuf, PooledHttp2FrameListener)} hands
  *       each frame to the listener as a {@link PooledHttp2Frame}, which the listener must release.</li>
  * </ul>
@@ -66,7 +67,8 @@ import static io.netty.handler.codec.http2.Http2FrameTypes.WINDOW_UPDATE;
  * {@link io.netty.util.Recycler}. A frame and its payload share one reference count (DATA payloads, GOAWAY debug
  * data and unknown payloads are views of the input, with no copy); the input is retained only for a frame that
  * outlives its callback. On the {@link Http2FrameListener} path the listener is called straight from the parsed
- * values, and frame objects carry only what the listener gets a reference to (a payload, the headers). Header
+ * values, and frame objects carry only what the listener gets a reference to (the headers; for a listener that
+ * keeps nothing, the settings and the payloads too). Header
  * blocks decode into the HEADERS or PUSH_PROMISE frame's own array-backed headers, reused with the frame (see
  * {@link PooledHttp2HeadersDecoder}; a caller-supplied decoder of another kind makes its own). Two system
  * properties, read when a reader is made:
@@ -210,9 +212,11 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
 
     /**
      * Declares that the {@link Http2FrameListener} given to {@link #readFrame(ChannelHandlerContext, ByteBuf,
-     * Http2FrameListener)} keeps no reference to the headers, settings or flags it is given past the call, so that
-     * it can be given the reader's own reused objects. Default {@code false}: it gets objects of its own (headers
-     * decoded into a new container, a new settings map, copied flags).
+     * Http2FrameListener)} keeps no reference to the headers, settings, flags or payloads it is given past the
+     * call, so that it can be given the reader's own reused objects: payloads are then the frames' views, valid
+     * during the call (retaining one keeps it, and its frame, alive). Default {@code false}: it gets objects of its
+     * own (headers decoded into a new container, a new settings map, new flags, payloads as slices of the input,
+     * valid as long as the input, as from the stock reader).
      */
     public PooledHttp2FrameReader listenerKeepsNothing(boolean keepsNothing) {
         listenerKeepsNothing = keepsNothing;
