@@ -27,8 +27,9 @@ final class ReaderSpec {
         /** {@code reuseFrames(false)}: a new frame object per frame. */
         POOLED_NO_REUSE,
         /**
-         * {@code listenerKeepsNothing(true)}: settings, unknown flags and GOAWAY debug data are not copied. Only
-         * valid with listeners that keep nothing past the call (not {@code Style.RETAIN}).
+         * {@code listenerKeepsNothing(true)}: the listener gets the frames' own settings, unknown flags and payload
+         * views, not new ones or slices of the input. Only valid with listeners that keep nothing past the call (not
+         * {@code Style.RETAIN}).
          */
         POOLED_KEEPS_NOTHING
     }
