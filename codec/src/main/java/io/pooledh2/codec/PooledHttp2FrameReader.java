@@ -374,7 +374,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
 
     /** Whether decoded headers go to an {@code Http2FrameListener} that may keep them past the call. */
     private boolean headersGoToKeepingListener() {
-        return consumer == null && !forwardsFrames && !listenerKeepsNothing;
+        return keepingListener() != null;
     }
 
     /** Whether the frame just verified is parsed into a frame object, rather than passed as values. */
