@@ -20,6 +20,8 @@ final class FrameSlot<T extends PooledFrame> {
     /** The slot's frame; while {@link #free} is false, in a parse or kept by a consumer (then not ours). */
     private T frame;
     private boolean free;
+    /** The thread of the slot's {@link FrameSet}, the only one that touches the slot. */
+    private final Thread owner = Thread.currentThread();
 
     FrameSlot(FramePool<T> pool) {
         this.pool = pool;
@@ -36,6 +38,20 @@ final class FrameSlot<T extends PooledFrame> {
             return frame;
         }
         return pool.get();
+    }
+
+    /**
+     * A frame a consumer kept, released for the last time and reset: back into the slot if this is the slot's
+     * thread and the slot has no free frame, as when the same thread's next read took it from the pool.
+     *
+     * @return {@code false} if the frame is not the slot's to take: the caller recycles it
+     */
+    boolean takeHome(PooledFrame returned) {
+        if (owner != Thread.currentThread() || free) {
+            return false;
+        }
+        putBack(returned);
+        return true;
     }
 
     /** A frame that came back: kept for the next parse, or given to the pool if the slot has one already. */

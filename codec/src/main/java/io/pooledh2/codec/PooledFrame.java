@@ -52,6 +52,12 @@ abstract class PooledFrame implements PooledHttp2Frame {
     final PayloadView payload;
     private volatile int refCnt;
     private boolean paranoid;
+    /**
+     * The slot a frame kept past its callback came from, set when the reader lets go of it: a last release on the
+     * slot's thread puts the frame back there, a plain store, instead of paying the {@code Recycler} twice (its
+     * recycle now and a get for the slot's next parse). Null otherwise.
+     */
+    private FrameSlot<?> home;
 
     @SuppressWarnings("unchecked")
     PooledFrame(Recycler.Handle<? extends PooledFrame> handle, boolean hasPayload) {
@@ -95,14 +101,17 @@ abstract class PooledFrame implements PooledHttp2Frame {
      *
      * @return {@code true} if the consumers released the frame meanwhile, so that it is the reader's again
      */
-    final boolean leaveToConsumers(int readerPart) {
+    final boolean leaveToConsumers(int readerPart, FrameSlot<?> slot) {
         if (payload != null) {
             payload.retainInput();
         }
+        // Before the atomic below, which publishes it to the thread of the last release.
+        home = slot;
         // Atomic: a consumer may be releasing the last reference on another thread right now.
         if ((int) REF_CNT.getAndAdd(this, -readerPart) != readerPart) {
             return false;
         }
+        home = null;
         if (payload != null) {
             payload.releaseInput();
         }
@@ -190,6 +199,13 @@ abstract class PooledFrame implements PooledHttp2Frame {
             return;
         }
         clear();
+        FrameSlot<?> home = this.home;
+        if (home != null) {
+            this.home = null;
+            if (home.takeHome(this)) {
+                return;
+            }
+        }
         if (handle != null) {
             handle.recycle(this);
         }

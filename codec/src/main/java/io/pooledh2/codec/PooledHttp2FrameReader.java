@@ -951,7 +951,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
                 frame.takeBackUnused();
             }
             slot.putBack(frame);
-        } else if (frame.leaveToConsumers(readerPart)) {
+        } else if (frame.leaveToConsumers(readerPart, slot)) {
             slot.putBack(frame);
         }
     }

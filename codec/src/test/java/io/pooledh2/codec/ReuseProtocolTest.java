@@ -130,6 +130,78 @@ class ReuseProtocolTest {
         });
     }
 
+    /** In paranoid mode the derivatives Netty's writer takes of a released payload are refused, as any access is. */
+    @Test
+    void retainedDerivativeOfAReleasedPayloadFails() throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader().paranoid(true);
+            ByteBuf in = input(FrameKind.DATA, 1);
+            ByteBuf[] content = new ByteBuf[1];
+            reader.readFrame(ctx, in, (c, frame) -> {
+                content[0] = ((Http2DataFrame) frame).content();
+                frame.release();
+            });
+            assertThrows(IllegalReferenceCountException.class, content[0]::retainedSlice);
+            assertThrows(IllegalReferenceCountException.class, () -> content[0].retainedSlice(0, 1));
+            assertThrows(IllegalReferenceCountException.class, content[0]::retainedDuplicate);
+            assertThrows(IllegalReferenceCountException.class, () -> content[0].internalNioBuffer(0, 1));
+            assertEquals(1, in.refCnt());
+            in.release();
+        });
+    }
+
+    /**
+     * A frame kept past its callback and released on the reader's thread goes back to the thread's slot, so the next
+     * parse of its type reuses it without the {@code Recycler}; one released on another thread is left to the
+     * {@code Recycler}, and the reader goes on with a frame that is free.
+     */
+    @Test
+    void keptFrameReleasedOnTheReadersThreadReturnsToItsSlot() throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
+            ByteBuf in = input(FrameKind.DATA, 1);
+            String data1 = ByteBufUtil.hexDump(RawFrames.bytes("data-1"));
+            List<PooledHttp2Frame> seen = new ArrayList<>();
+            // Two frames kept: the second read's comes from the pool, the slot's first being out.
+            reader.readFrame(ctx, in, (c, frame) -> seen.add(frame));
+            in.readerIndex(0);
+            reader.readFrame(ctx, in, (c, frame) -> seen.add(frame));
+            assertNotSame(seen.get(0), seen.get(1));
+            assertEquals(3, in.refCnt(), "each kept frame holds the input");
+            // The first released goes back to the slot; the slot then has a free frame, so the other is recycled.
+            assertTrue(seen.get(1).release());
+            assertTrue(seen.get(0).release());
+            assertEquals(1, in.refCnt());
+
+            in.readerIndex(0);
+            reader.readFrame(ctx, in, (c, frame) -> {
+                seen.add(frame);
+                assertEquals(data1, ByteBufUtil.hexDump(((Http2DataFrame) frame).content()));
+                frame.release();
+            });
+            assertSame(seen.get(1), seen.get(2), "the frame released first is the slot's, not the pool's latest");
+            seen.remove(0);
+
+            in.readerIndex(0);
+            reader.readFrame(ctx, in, (c, frame) -> seen.add(frame));
+            Thread other = new Thread(() -> seen.get(2).release());
+            other.start();
+            other.join();
+            assertEquals(0, seen.get(2).refCnt());
+            assertEquals(1, in.refCnt(), "the release on the other thread gave the input back");
+            in.readerIndex(0);
+            reader.readFrame(ctx, in, (c, frame) -> {
+                seen.add(frame);
+                assertEquals(1, frame.refCnt());
+                assertEquals(data1, ByteBufUtil.hexDump(((Http2DataFrame) frame).content()));
+                frame.release();
+            });
+            assertEquals(4, seen.size());
+            assertEquals(1, in.refCnt());
+            in.release();
+        });
+    }
+
     /**
      * A listener that keeps nothing gets the DATA frame's own view: one it retains all the same stays valid, with
      * its own bytes, after the read and after the reader parsed more DATA frames, while a view it does not retain
