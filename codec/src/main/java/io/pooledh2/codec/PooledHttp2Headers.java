@@ -249,9 +249,14 @@ final class PooledHttp2Headers implements Http2Headers {
 
     /** The layout changes: entries handed out keep the header they had, and new ones are made from now on. */
     private void forgetEntries() {
-        if (boundEntries > 0) {
-            Arrays.fill(entries, 0, boundEntries, null);
-            boundEntries = 0;
+        forgetEntriesFrom(0);
+    }
+
+    /** As {@link #forgetEntries()}, for the entries from {@code index} on: those before it keep their header. */
+    private void forgetEntriesFrom(int index) {
+        if (boundEntries > index) {
+            Arrays.fill(entries, index, boundEntries, null);
+            boundEntries = index;
         }
     }
 
@@ -944,9 +949,47 @@ final class PooledHttp2Headers implements Http2Headers {
         validateName(name, false);
         validateValue(name, value);
         ObjectUtil.checkNotNull(value, "value");
-        removeAll(name);
-        append(name, value);
+        int sole = soleRegularIndex(name);
+        if (sole >= 0) {
+            moveToEnd(sole, name, value);
+        } else {
+            removeAll(name);
+            append(name, value);
+        }
         return this;
+    }
+
+    /** The index of the one regular header named {@code name}; -1 if there is none, or more than one. */
+    private int soleRegularIndex(CharSequence name) {
+        if (hasPseudoHeaderFormat(name)) {
+            return -1;
+        }
+        int found = -1;
+        for (int i = pseudoCount; i < size; i++) {
+            if (AsciiString.contentEquals(name, names[i])) {
+                if (found >= 0) {
+                    return -1;
+                }
+                found = i;
+            }
+        }
+        return found;
+    }
+
+    /**
+     * A {@code set} of the one regular header at {@code index}: what its removal and an append do (in
+     * {@code DefaultHttp2Headers} a set header moves to the end), in place. Netty's decoder does this on every
+     * request with a body ({@code setLong(content-length)}); only the entries from {@code index} on change, so
+     * only they are forgotten, and the walks after it rebind the others instead of making new ones.
+     */
+    private void moveToEnd(int index, CharSequence name, CharSequence value) {
+        int last = size - 1;
+        if (index < last) {
+            System.arraycopy(names, index + 1, names, index, last - index);
+            System.arraycopy(values, index + 1, values, index, last - index);
+        }
+        forgetEntriesFrom(index);
+        store(last, name, value);
     }
 
     @Override

@@ -206,6 +206,37 @@ class HeadersRecyclingTest {
         assertEquals("5", headers.get("d"));
     }
 
+    /**
+     * A set of a header there is one of (Netty's decoder sets content-length on every request with a body) moves it
+     * to the end, as in DefaultHttp2Headers: held entries from its index on keep their header, and the entries
+     * before it are the same objects on the next walk.
+     */
+    @Test
+    void setOfASoleHeaderKeepsTheEntriesBeforeIt() {
+        PooledHttp2Headers headers = new PooledHttp2Headers(true, true, 4);
+        headers.recycle();
+        headers.add(":method", "POST").add("a", "1").add("content-length", "5").add("b", "2");
+        List<Map.Entry<CharSequence, CharSequence>> before = iterate(headers);
+        headers.setLong("content-length", 5);
+        List<Map.Entry<CharSequence, CharSequence>> after = iterate(headers);
+        assertEquals(List.of(":method=POST", "a=1", "b=2", "content-length=5"), render(after));
+        assertEquals(List.of(":method=POST", "a=1", "content-length=5", "b=2"), render(before),
+                "held entries keep their header");
+        assertSame(before.get(1), after.get(1), "an entry before the set header is kept");
+        assertNotSame(before.get(2), after.get(2));
+        // Set again, now the last: only the last entry changes.
+        headers.set("content-length", "6");
+        List<Map.Entry<CharSequence, CharSequence>> again = iterate(headers);
+        assertEquals(List.of(":method=POST", "a=1", "b=2", "content-length=6"), render(again));
+        assertEquals("content-length=5", render(after).get(3));
+        assertSame(after.get(2), again.get(2));
+        // A name there are several of, or none of, goes the long way, with the same result as DefaultHttp2Headers.
+        headers.add("a", "3");
+        headers.set("a", "4");
+        headers.set("c", "7");
+        assertEquals(List.of(":method=POST", "b=2", "content-length=6", "a=4", "c=7"), render(iterate(headers)));
+    }
+
     /** Recycling lets go of every name and value, the cached entries' included. */
     @Test
     void recycleLeavesNoNameOrValueInTheEntries() {
