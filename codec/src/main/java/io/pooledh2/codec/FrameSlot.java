@@ -7,7 +7,8 @@ import io.netty.handler.codec.http2.Http2FrameTypes;
 
 /**
  * A {@link FrameSet}'s frame of one type: taken for a parse, put back when it returns from its callback
- * released, replaced from the type's {@link FramePool} when a consumer keeps it.
+ * released, replaced from the type's {@link FramePool} when a consumer keeps it. A kept frame whose last release
+ * happens on the slot's thread comes back here ({@link #takeHome}) rather than going to the pool.
  *
  * <p>Whether the frame is free is a flag, not a null reference: in steady state taking and putting back the same
  * frame then stores no reference, and a reference store into a long-lived object costs a GC write barrier.
