@@ -4,30 +4,17 @@
 package io.pooledh2.jmh.frame;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http2.DefaultHttp2FrameReader;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2CodecUtil;
-import io.netty.handler.codec.http2.Http2EventAdapter;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Flags;
-import io.netty.handler.codec.http2.Http2FrameReader;
 import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.handler.codec.http2.Http2Headers;
-import io.netty.handler.codec.http2.Http2HeadersFrame;
-import io.pooledh2.codec.PooledHttp2FrameListener;
-import io.pooledh2.codec.PooledHttp2FrameReader;
-import io.pooledh2.jmh.EventLoopBenchmark;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
 
 import java.util.Map;
@@ -40,16 +27,9 @@ import java.util.Map;
  * again. {@link #contentLength} puts the content-length header last or among the other regular headers (a
  * {@code set} moves it to the end in {@code DefaultHttp2Headers}).
  *
- * <p>{@code stock}: {@code DefaultHttp2FrameReader} and its {@code DefaultHttp2Headers}; {@code pooledFrame}: the
- * pooled reader's frame API, the frame released after the walk so that its headers container is reused.
+ * The readers are {@link HeaderBlockBenchmark}'s.
  */
-@State(Scope.Thread)
-public class ContentLengthBenchmark extends EventLoopBenchmark {
-
-    /** The reader; {@code stock} is the baseline. */
-    public enum Reader {
-        stock, pooledFrame
-    }
+public class ContentLengthBenchmark extends HeaderBlockBenchmark {
 
     /** Where the request has its content-length header among the regular ones. */
     public enum Position {
@@ -57,35 +37,12 @@ public class ContentLengthBenchmark extends EventLoopBenchmark {
     }
 
     @Param
-    public Reader reader;
-
-    @Param
     public Position contentLength;
 
-    private EmbeddedChannel channel;
-    private ChannelHandlerContext ctx;
-    private ByteBuf input;
-    private Http2FrameReader frameReader;
-    private Blackhole bh;
     private long length;
 
-    private final Http2EventAdapter stockListener = new Http2EventAdapter() {
-        @Override
-        public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding,
-                                  boolean endOfStream) {
-            decodeAndUse(headers);
-        }
-    };
-
-    private final PooledHttp2FrameListener pooledListener = (ctx, frame) -> {
-        try {
-            decodeAndUse(((Http2HeadersFrame) frame).headers());
-        } finally {
-            frame.release();
-        }
-    };
-
-    private void decodeAndUse(Http2Headers headers) {
+    @Override
+    void use(Http2Headers headers) {
         for (Map.Entry<CharSequence, CharSequence> entry : headers) {
             bh.consume(entry.getKey());
         }
@@ -98,11 +55,6 @@ public class ContentLengthBenchmark extends EventLoopBenchmark {
 
     @Setup
     public void setUp(Blackhole bh) throws Exception {
-        requireEventLoopThread();
-        this.bh = bh;
-        channel = new EmbeddedChannel(new ChannelInboundHandlerAdapter());
-        channel.config().setAllocator(ALLOC);
-        ctx = channel.pipeline().firstContext();
         Http2Headers request = new DefaultHttp2Headers()
                 .method("POST").scheme("https").path("/echo").authority("www.example.com")
                 .add("content-type", "application/octet-stream");
@@ -114,15 +66,15 @@ public class ContentLengthBenchmark extends EventLoopBenchmark {
             request.add("content-length", "16384");
         }
         byte[] block = StaticHeaderBlocks.encode(request);
-        input = ALLOC.directBuffer(Http2CodecUtil.FRAME_HEADER_LENGTH + block.length);
+        ByteBuf input = ALLOC.directBuffer(Http2CodecUtil.FRAME_HEADER_LENGTH + block.length);
         input.writeMedium(block.length);
         input.writeByte(Http2FrameTypes.HEADERS);
         input.writeByte(Http2Flags.END_HEADERS);
         input.writeInt(FrameSample.STREAM);
         input.writeBytes(block);
-        frameReader = reader == Reader.stock ? new DefaultHttp2FrameReader() : new PooledHttp2FrameReader();
+        init(bh, input);
         parse();
-        if (length != 16384 || input.isReadable()) {
+        if (length != 16384 || inputLeft()) {
             throw new IllegalStateException(reader + ": content-length " + length + ", or input left");
         }
     }
@@ -130,21 +82,5 @@ public class ContentLengthBenchmark extends EventLoopBenchmark {
     @Benchmark
     public void parseAndSetContentLength() throws Http2Exception {
         parse();
-    }
-
-    private void parse() throws Http2Exception {
-        input.readerIndex(0);
-        if (reader == Reader.stock) {
-            frameReader.readFrame(ctx, input, stockListener);
-        } else {
-            ((PooledHttp2FrameReader) frameReader).readFrame(ctx, input, pooledListener);
-        }
-    }
-
-    @TearDown
-    public void tearDown() {
-        frameReader.close();
-        input.release();
-        channel.finishAndReleaseAll();
     }
 }

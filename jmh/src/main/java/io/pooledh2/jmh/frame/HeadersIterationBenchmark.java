@@ -3,25 +3,10 @@
  */
 package io.pooledh2.jmh.frame;
 
-import io.netty.buffer.ByteBuf;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.embedded.EmbeddedChannel;
-import io.netty.handler.codec.http2.DefaultHttp2FrameReader;
-import io.netty.handler.codec.http2.Http2EventAdapter;
 import io.netty.handler.codec.http2.Http2Exception;
-import io.netty.handler.codec.http2.Http2FrameReader;
 import io.netty.handler.codec.http2.Http2Headers;
-import io.netty.handler.codec.http2.Http2HeadersFrame;
-import io.pooledh2.codec.PooledHttp2FrameListener;
-import io.pooledh2.codec.PooledHttp2FrameReader;
-import io.pooledh2.jmh.EventLoopBenchmark;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
 
 import java.util.Map;
@@ -37,41 +22,12 @@ import java.util.Map;
  * java -jar jmh/target/benchmarks.jar HeadersIterationBenchmark -prof gc
  * </pre>
  */
-@State(Scope.Thread)
-public class HeadersIterationBenchmark extends EventLoopBenchmark {
+public class HeadersIterationBenchmark extends HeaderBlockBenchmark {
 
-    /** The reader; {@code stock} is the baseline. */
-    public enum Reader {
-        stock, pooledFrame
-    }
-
-    @Param
-    public Reader reader;
-
-    private EmbeddedChannel channel;
-    private ChannelHandlerContext ctx;
-    private ByteBuf input;
-    private Http2FrameReader frameReader;
-    private Blackhole bh;
     private int entriesSeen;
 
-    private final Http2EventAdapter stockListener = new Http2EventAdapter() {
-        @Override
-        public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding,
-                                  boolean endOfStream) {
-            walk(headers);
-        }
-    };
-
-    private final PooledHttp2FrameListener pooledListener = (ctx, frame) -> {
-        try {
-            walk(((Http2HeadersFrame) frame).headers());
-        } finally {
-            frame.release();
-        }
-    };
-
-    private void walk(Http2Headers headers) {
+    @Override
+    void use(Http2Headers headers) {
         for (Map.Entry<CharSequence, CharSequence> entry : headers) {
             bh.consume(entry);
             entriesSeen++;
@@ -80,15 +36,9 @@ public class HeadersIterationBenchmark extends EventLoopBenchmark {
 
     @Setup
     public void setUp(Blackhole bh) throws Exception {
-        requireEventLoopThread();
-        this.bh = bh;
-        channel = new EmbeddedChannel(new ChannelInboundHandlerAdapter());
-        channel.config().setAllocator(ALLOC);
-        ctx = channel.pipeline().firstContext();
-        input = FrameSample.HEADERS_10.encode(ALLOC);
-        frameReader = reader == Reader.stock ? new DefaultHttp2FrameReader() : new PooledHttp2FrameReader();
+        init(bh, FrameSample.HEADERS_10.encode(ALLOC));
         parse();
-        if (entriesSeen == 0 || input.isReadable()) {
+        if (entriesSeen == 0 || inputLeft()) {
             throw new IllegalStateException(reader + ": no entries walked, or input left");
         }
     }
@@ -96,21 +46,5 @@ public class HeadersIterationBenchmark extends EventLoopBenchmark {
     @Benchmark
     public void parseAndWalk() throws Http2Exception {
         parse();
-    }
-
-    private void parse() throws Http2Exception {
-        input.readerIndex(0);
-        if (reader == Reader.stock) {
-            frameReader.readFrame(ctx, input, stockListener);
-        } else {
-            ((PooledHttp2FrameReader) frameReader).readFrame(ctx, input, pooledListener);
-        }
-    }
-
-    @TearDown
-    public void tearDown() {
-        frameReader.close();
-        input.release();
-        channel.finishAndReleaseAll();
     }
 }
