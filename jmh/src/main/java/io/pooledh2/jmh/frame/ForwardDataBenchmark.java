@@ -5,8 +5,6 @@ package io.pooledh2.jmh.frame;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
 import io.netty.handler.codec.http2.DefaultHttp2FrameReader;
 import io.netty.handler.codec.http2.Http2DataFrame;
@@ -21,7 +19,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
@@ -37,7 +34,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * frame API, the content the frame's view of the input.
  */
 @State(Scope.Thread)
-public class ForwardDataBenchmark extends EventLoopBenchmark {
+public class ForwardDataBenchmark extends FrameInputBenchmark {
 
     /** The reader and its frames; {@code stockFrame} is the baseline. */
     public enum ReaderPath {
@@ -51,10 +48,6 @@ public class ForwardDataBenchmark extends EventLoopBenchmark {
     public ReaderPath reader;
 
     private Blackhole bh;
-    private EmbeddedChannel channel;
-    private ChannelHandlerContext ctx;
-    private ByteBuf input;
-    private Http2FrameReader frameReader;
     private Http2EventAdapter stockListener;
     private PooledHttp2FrameListener pooledListener;
     /** The content the handler kept during the read, sent at the flush. */
@@ -62,13 +55,8 @@ public class ForwardDataBenchmark extends EventLoopBenchmark {
 
     @Setup
     public void setUp(Blackhole bh) throws Exception {
-        requireEventLoopThread();
         this.bh = bh;
-        channel = new EmbeddedChannel();
-        channel.config().setAllocator(ALLOC);
-        channel.pipeline().addLast(new ChannelInboundHandlerAdapter());
-        ctx = channel.pipeline().firstContext();
-        input = frame.encode(ALLOC);
+        open(frame.encode(ALLOC));
         if (reader == ReaderPath.stockFrame) {
             frameReader = new DefaultHttp2FrameReader();
             stockListener = new Http2EventAdapter() {
@@ -121,14 +109,8 @@ public class ForwardDataBenchmark extends EventLoopBenchmark {
         written.release();
     }
 
-    @TearDown
-    public void tearDown() {
-        frameReader.close();
-        int refCnt = input.refCnt();
-        input.release();
-        channel.finishAndReleaseAll();
-        if (refCnt != 1) {
-            throw new IllegalStateException(reader + ": the input's count is " + refCnt + " after the run");
-        }
+    @Override
+    String variant() {
+        return frame + " through " + reader;
     }
 }

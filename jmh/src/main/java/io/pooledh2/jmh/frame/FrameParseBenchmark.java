@@ -5,8 +5,6 @@ package io.pooledh2.jmh.frame;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http2.DefaultHttp2FrameReader;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2FrameReader;
@@ -17,7 +15,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
 
 import java.util.function.IntSupplier;
@@ -42,7 +39,7 @@ import java.util.function.IntSupplier;
  * {@code stockListener}.
  */
 @State(Scope.Thread)
-public class FrameParseBenchmark extends EventLoopBenchmark {
+public class FrameParseBenchmark extends FrameInputBenchmark {
 
     /** The reader and the consumer of its frames; a {@code stock} value is the baseline of a {@code pooled} one. */
     public enum ReaderPath {
@@ -55,10 +52,6 @@ public class FrameParseBenchmark extends EventLoopBenchmark {
     @Param
     public ReaderPath reader;
 
-    private EmbeddedChannel channel;
-    private ChannelHandlerContext ctx;
-    private ByteBuf input;
-    private Http2FrameReader frameReader;
     private Parse parse;
 
     /** One read of the whole input through the chosen reader and consumer. */
@@ -68,12 +61,7 @@ public class FrameParseBenchmark extends EventLoopBenchmark {
 
     @Setup
     public void setUp(Blackhole bh) throws Exception {
-        requireEventLoopThread();
-        channel = new EmbeddedChannel();
-        channel.config().setAllocator(ALLOC);
-        channel.pipeline().addLast(new ChannelInboundHandlerAdapter());
-        ctx = channel.pipeline().firstContext();
-        input = frame.encode(ALLOC);
+        open(frame.encode(ALLOC));
 
         IntSupplier framesSeen;
         java.util.function.Supplier<Byte> lastType;
@@ -131,16 +119,8 @@ public class FrameParseBenchmark extends EventLoopBenchmark {
         parse.read(ctx, in);
     }
 
-    @TearDown
-    public void tearDown() {
-        frameReader.close();
-        // Every slice a frame took of the input must have been released with the frame.
-        int refCnt = input.refCnt();
-        input.release();
-        channel.finishAndReleaseAll();
-        if (refCnt != 1) {
-            throw new IllegalStateException(frame + " through " + reader + ": input refCnt " + refCnt
-                    + " after the run, frames kept slices of it");
-        }
+    @Override
+    String variant() {
+        return frame + " through " + reader;
     }
 }

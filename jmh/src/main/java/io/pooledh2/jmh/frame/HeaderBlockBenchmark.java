@@ -5,8 +5,6 @@ package io.pooledh2.jmh.frame;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http2.DefaultHttp2FrameReader;
 import io.netty.handler.codec.http2.Http2EventAdapter;
 import io.netty.handler.codec.http2.Http2Exception;
@@ -19,7 +17,6 @@ import io.pooledh2.jmh.EventLoopBenchmark;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
@@ -29,7 +26,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * {@code use}, so that its headers container (and the entries its iterator hands out) is reused.
  */
 @State(Scope.Thread)
-public abstract class HeaderBlockBenchmark extends EventLoopBenchmark {
+public abstract class HeaderBlockBenchmark extends FrameInputBenchmark {
 
     /** The reader; {@code stock} is the baseline. */
     public enum Reader {
@@ -40,10 +37,6 @@ public abstract class HeaderBlockBenchmark extends EventLoopBenchmark {
     public Reader reader;
 
     Blackhole bh;
-    private EmbeddedChannel channel;
-    private ChannelHandlerContext ctx;
-    private ByteBuf input;
-    private Http2FrameReader frameReader;
 
     private final Http2EventAdapter stockListener = new Http2EventAdapter() {
         @Override
@@ -66,12 +59,8 @@ public abstract class HeaderBlockBenchmark extends EventLoopBenchmark {
 
     /** Readies the channel, the input (the frame's bytes, read from the start every op) and the reader. */
     final void init(Blackhole bh, ByteBuf input) {
-        requireEventLoopThread();
         this.bh = bh;
-        channel = new EmbeddedChannel(new ChannelInboundHandlerAdapter());
-        channel.config().setAllocator(ALLOC);
-        ctx = channel.pipeline().firstContext();
-        this.input = input;
+        open(input);
         frameReader = reader == Reader.stock ? new DefaultHttp2FrameReader() : new PooledHttp2FrameReader();
     }
 
@@ -90,10 +79,8 @@ public abstract class HeaderBlockBenchmark extends EventLoopBenchmark {
         return input.isReadable();
     }
 
-    @TearDown
-    public void tearDown() {
-        frameReader.close();
-        input.release();
-        channel.finishAndReleaseAll();
+    @Override
+    String variant() {
+        return getClass().getSimpleName() + " with " + reader;
     }
 }
