@@ -14,8 +14,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The wire bytes of one benchmark input: one frame (HEADERS + CONTINUATION: one header block in three frames),
- * written byte by byte from RFC 9113 so that nothing under test produces its own input.
+ * The wire bytes of one benchmark input: one frame (HEADERS + CONTINUATION: one header block in three frames;
+ * {@link #MIXED}: seven frames), written byte by byte from RFC 9113 so that nothing under test produces its own
+ * input.
  */
 public enum FrameSample {
     /** DATA, 1 KiB payload, no padding. */
@@ -140,6 +141,23 @@ public enum FrameSample {
             out.writeInt(1);
             out.writeByte(15);
         }
+    },
+    /**
+     * Seven frames of seven kinds in one read, as a busy connection delivers them: HEADERS (as
+     * {@link #HEADERS_PSEUDO}), DATA of 1 KiB, WINDOW_UPDATE, PRIORITY, RST_STREAM, PING, SETTINGS. With one
+     * type per sample every call site in the reader sees one class; here they see seven, as in a server.
+     */
+    MIXED(7, 7, Http2FrameTypes.SETTINGS) {
+        @Override
+        void write(ByteBuf out) {
+            HEADERS_PSEUDO.write(out);
+            DATA_1K.write(out);
+            WINDOW_UPDATE.write(out);
+            PRIORITY.write(out);
+            RST_STREAM.write(out);
+            PING.write(out);
+            SETTINGS.write(out);
+        }
     };
 
     /** The stream of every stream frame. */
@@ -147,11 +165,18 @@ public enum FrameSample {
 
     /** How many frames on the wire make up the sample. */
     final int wireFrames;
-    /** The type of the one frame (or header block) a listener sees. */
+    /** How many frames (a header block counting once) a listener sees. */
+    final int listenerCalls;
+    /** The type of the last frame (or header block) a listener sees. */
     final byte frameType;
 
     FrameSample(int wireFrames, byte frameType) {
+        this(wireFrames, 1, frameType);
+    }
+
+    FrameSample(int wireFrames, int listenerCalls, byte frameType) {
         this.wireFrames = wireFrames;
+        this.listenerCalls = listenerCalls;
         this.frameType = frameType;
     }
 
