@@ -20,21 +20,21 @@ import java.util.Arrays;
  */
 public enum FrameSample {
     /** DATA, 1 KiB payload, no padding. */
-    DATA_1K(1, Http2FrameTypes.DATA) {
+    DATA_1K(Http2FrameTypes.DATA) {
         @Override
         void write(ByteBuf out) {
             data(out, 1024);
         }
     },
     /** DATA, 16 KiB payload: the default SETTINGS_MAX_FRAME_SIZE. */
-    DATA_16K(1, Http2FrameTypes.DATA) {
+    DATA_16K(Http2FrameTypes.DATA) {
         @Override
         void write(ByteBuf out) {
             data(out, 16384);
         }
     },
     /** WINDOW_UPDATE on a stream. */
-    WINDOW_UPDATE(1, Http2FrameTypes.WINDOW_UPDATE) {
+    WINDOW_UPDATE(Http2FrameTypes.WINDOW_UPDATE) {
         @Override
         void write(ByteBuf out) {
             header(out, 4, Http2FrameTypes.WINDOW_UPDATE, 0, STREAM);
@@ -42,7 +42,7 @@ public enum FrameSample {
         }
     },
     /** HEADERS with the four request pseudo-headers only (static hits and one literal), END_STREAM. */
-    HEADERS_PSEUDO(1, Http2FrameTypes.HEADERS) {
+    HEADERS_PSEUDO(Http2FrameTypes.HEADERS) {
         @Override
         void write(ByteBuf out) {
             byte[] block = StaticHeaderBlocks.encode(StaticHeaderBlocks.requestPseudoHeaders());
@@ -52,7 +52,7 @@ public enum FrameSample {
         }
     },
     /** HEADERS with pseudo-headers and ten regular headers: static hits and literals. */
-    HEADERS_10(1, Http2FrameTypes.HEADERS) {
+    HEADERS_10(Http2FrameTypes.HEADERS) {
         @Override
         void write(ByteBuf out) {
             byte[] block = StaticHeaderBlocks.encode(StaticHeaderBlocks.requestTenHeaders());
@@ -62,7 +62,7 @@ public enum FrameSample {
         }
     },
     /** HEADERS with pseudo-headers and a hundred regular headers: {@link #HEADERS_10} and 90 new names. */
-    HEADERS_100(1, Http2FrameTypes.HEADERS) {
+    HEADERS_100(Http2FrameTypes.HEADERS) {
         @Override
         void write(ByteBuf out) {
             byte[] block = StaticHeaderBlocks.encode(StaticHeaderBlocks.requestHundredHeaders());
@@ -72,7 +72,7 @@ public enum FrameSample {
         }
     },
     /** The block of {@link #HEADERS_10} split over HEADERS and two CONTINUATION frames. */
-    HEADERS_CONTINUATION(3, Http2FrameTypes.HEADERS) {
+    HEADERS_CONTINUATION(Http2FrameTypes.HEADERS) {
         @Override
         void write(ByteBuf out) {
             byte[] block = StaticHeaderBlocks.encode(StaticHeaderBlocks.requestTenHeaders());
@@ -87,7 +87,7 @@ public enum FrameSample {
         }
     },
     /** SETTINGS with six entries, the values a server typically sends. */
-    SETTINGS(1, Http2FrameTypes.SETTINGS) {
+    SETTINGS(Http2FrameTypes.SETTINGS) {
         @Override
         void write(ByteBuf out) {
             header(out, 6 * Http2CodecUtil.SETTING_ENTRY_LENGTH, Http2FrameTypes.SETTINGS, 0, 0);
@@ -100,14 +100,14 @@ public enum FrameSample {
         }
     },
     /** SETTINGS with the ACK flag, empty. */
-    SETTINGS_ACK(1, Http2FrameTypes.SETTINGS) {
+    SETTINGS_ACK(Http2FrameTypes.SETTINGS) {
         @Override
         void write(ByteBuf out) {
             header(out, 0, Http2FrameTypes.SETTINGS, Http2Flags.ACK, 0);
         }
     },
     /** PING, not ACK. */
-    PING(1, Http2FrameTypes.PING) {
+    PING(Http2FrameTypes.PING) {
         @Override
         void write(ByteBuf out) {
             header(out, 8, Http2FrameTypes.PING, 0, 0);
@@ -115,7 +115,7 @@ public enum FrameSample {
         }
     },
     /** RST_STREAM with CANCEL. */
-    RST_STREAM(1, Http2FrameTypes.RST_STREAM) {
+    RST_STREAM(Http2FrameTypes.RST_STREAM) {
         @Override
         void write(ByteBuf out) {
             header(out, 4, Http2FrameTypes.RST_STREAM, 0, STREAM);
@@ -123,7 +123,7 @@ public enum FrameSample {
         }
     },
     /** GOAWAY with NO_ERROR and 8 bytes of debug data ("shutdown"). */
-    GOAWAY(1, Http2FrameTypes.GO_AWAY) {
+    GOAWAY(Http2FrameTypes.GO_AWAY) {
         @Override
         void write(ByteBuf out) {
             byte[] debug = "shutdown".getBytes(StandardCharsets.US_ASCII);
@@ -134,7 +134,7 @@ public enum FrameSample {
         }
     },
     /** PRIORITY: stream 3 depends on stream 1, weight 16, not exclusive. */
-    PRIORITY(1, Http2FrameTypes.PRIORITY) {
+    PRIORITY(Http2FrameTypes.PRIORITY) {
         @Override
         void write(ByteBuf out) {
             header(out, 5, Http2FrameTypes.PRIORITY, 0, STREAM);
@@ -147,7 +147,7 @@ public enum FrameSample {
      * {@link #HEADERS_PSEUDO}), DATA of 1 KiB, WINDOW_UPDATE, PRIORITY, RST_STREAM, PING, SETTINGS. With one
      * type per sample every call site in the reader sees one class; here they see seven, as in a server.
      */
-    MIXED(7, 7, Http2FrameTypes.SETTINGS) {
+    MIXED(7, Http2FrameTypes.SETTINGS) {
         @Override
         void write(ByteBuf out) {
             HEADERS_PSEUDO.write(out);
@@ -163,19 +163,16 @@ public enum FrameSample {
     /** The stream of every stream frame. */
     static final int STREAM = 3;
 
-    /** How many frames on the wire make up the sample. */
-    final int wireFrames;
     /** How many frames (a header block counting once) a listener sees. */
     final int listenerCalls;
     /** The type of the last frame (or header block) a listener sees. */
     final byte frameType;
 
-    FrameSample(int wireFrames, byte frameType) {
-        this(wireFrames, 1, frameType);
+    FrameSample(byte frameType) {
+        this(1, frameType);
     }
 
-    FrameSample(int wireFrames, int listenerCalls, byte frameType) {
-        this.wireFrames = wireFrames;
+    FrameSample(int listenerCalls, byte frameType) {
         this.listenerCalls = listenerCalls;
         this.frameType = frameType;
     }
