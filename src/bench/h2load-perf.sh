@@ -29,11 +29,8 @@ for round in $(seq 1 "$rounds"); do
     flags=()
     [ "$codec" = stock ] && flags+=(--stock)
     start_server "$server_jvm_args" "${flags[@]}"
-    url=http://127.0.0.1:$port/hello
-    extra=()
-    if [ "$scenario" = echo ]; then url=http://127.0.0.1:$port/echo; extra=(-d "$work/body16k"); fi
-    # shellcheck disable=SC2086
-    for _ in 1 2 3; do h2load $h2load_args -D 5 "${extra[@]}" "$url" > /dev/null; done
+    scenario_request "$scenario"
+    for _ in 1 2 3; do run_h2load 5 "$url" "${extra[@]}" > /dev/null; done
     # shellcheck disable=SC2086
     h2load $h2load_args -D 10 "${extra[@]}" "$url" > "$work/h2load.out" 2>&1 &
     load=$!

@@ -29,23 +29,6 @@ bench_name=h2load
 # shellcheck source=server-lib.sh
 . "$(dirname "$0")/server-lib.sh"
 
-# run_h2load SECONDS URL [h2load args]: prints req/s; fails on any failed or errored request.
-run_h2load() {
-  local duration=$1 url=$2
-  shift 2
-  local out
-  # shellcheck disable=SC2086
-  out=$(h2load $h2load_args -D "$duration" "$@" "$url" 2>&1) || { echo "$out" >&2; exit 1; }
-  local failed
-  failed=$(echo "$out" | sed -n 's/^requests: .* \([0-9]*\) failed, \([0-9]*\) errored.*/\1 \2/p')
-  if [ "$failed" != "0 0" ]; then
-    echo "h2load: failed or errored requests ($failed):" >&2
-    echo "$out" >&2
-    exit 1
-  fi
-  echo "$out" | sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p'
-}
-
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
 summary=()
@@ -60,9 +43,7 @@ for scenario in hello echo; do
       [ "$codec" = stock ] && flags+=(--stock)
       [ -n "${PIPELINE:-}" ] && flags+=(--pipeline "$PIPELINE")
       start_server "$server_jvm_args" "${flags[@]}"
-      url=http://127.0.0.1:$port/hello
-      extra=()
-      if [ "$scenario" = echo ]; then url=http://127.0.0.1:$port/echo; extra=(-d "$work/body16k"); fi
+      scenario_request "$scenario"
       for _ in $(seq 1 "$warmups"); do run_h2load "$warmup_seconds" "$url" "${extra[@]}" > /dev/null; done
       rps=$(run_h2load "$seconds" "$url" "${extra[@]}")
       stop_server

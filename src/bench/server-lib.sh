@@ -1,7 +1,8 @@
 # Copyright 2026 The pooledh2 authors. Licensed under the Apache License, version 2.0.
 #
-# Sourced by h2load.sh and reuse-rate.sh: the example server's jar, a scratch directory, h2load, and one server
-# at a time started and stopped. The caller sets bench_name (the prefix of its messages) before sourcing.
+# Sourced by h2load.sh, h2load-perf.sh and reuse-rate.sh: the example server's jar, a scratch directory, h2load,
+# one server at a time started and stopped, and h2load runs against it. The caller sets bench_name (the prefix of
+# its messages) and h2load_args before sourcing.
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 jar=$root/server-example/target/pooledh2-server-example.jar
@@ -57,4 +58,29 @@ stop_server() {
   kill "$server_pid"
   wait "$server_pid" 2>/dev/null || true
   server_pid=
+}
+
+# scenario_request hello|echo: sets url and extra (h2load's arguments) for GET /hello or POST /echo with 16 KiB,
+# on the server started last.
+scenario_request() {
+  url=http://127.0.0.1:$port/hello
+  extra=()
+  if [ "$1" = echo ]; then url=http://127.0.0.1:$port/echo; extra=(-d "$work/body16k"); fi
+}
+
+# run_h2load SECONDS URL [h2load args]: prints req/s; fails on any failed or errored request.
+run_h2load() {
+  local duration=$1 url=$2
+  shift 2
+  local out
+  # shellcheck disable=SC2086
+  out=$(h2load $h2load_args -D "$duration" "$@" "$url" 2>&1) || { echo "$out" >&2; exit 1; }
+  local failed
+  failed=$(echo "$out" | sed -n 's/^requests: .* \([0-9]*\) failed, \([0-9]*\) errored.*/\1 \2/p')
+  if [ "$failed" != "0 0" ]; then
+    echo "$bench_name: failed or errored requests ($failed):" >&2
+    echo "$out" >&2
+    exit 1
+  fi
+  echo "$out" | sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p'
 }
