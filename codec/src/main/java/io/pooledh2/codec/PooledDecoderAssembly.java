@@ -3,12 +3,10 @@
  */
 package io.pooledh2.codec;
 
-import io.netty.handler.codec.http2.AbstractHttp2ConnectionHandlerBuilder;
 import io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2ConnectionHandler;
-import io.netty.handler.codec.http2.Http2FrameListener;
 import io.netty.handler.codec.http2.Http2FrameLogger;
 import io.netty.handler.codec.http2.Http2FrameReader;
 import io.netty.handler.codec.http2.Http2InboundFrameLogger;
@@ -19,9 +17,9 @@ import io.netty.handler.codec.http2.Http2Settings;
  * How the builders put the pooled reader into a connection: Netty's builder makes the connection and the
  * protected encoder (control-frame and RST limits) and calls the builder's {@code build(decoder, encoder,
  * settings)} with a decoder around {@code DefaultHttp2FrameReader}. That decoder is closed unused; a decoder
- * around the pooled reader takes its place, and Netty's decoder protections (empty-DATA and RST-flood limits),
- * which Netty adds only to a decoder given to a builder's {@code codec(...)}, are added by a builder that is
- * given nothing else. Public API only, so it works on the module path too. Unless turned off, the decoder reads
+ * around the pooled reader takes its place, with Netty's decoder protections (empty-DATA and RST-flood limits)
+ * as {@link DecoderFloodLimits}: the same limits in one object instead of Netty's four. Public API only, so it
+ * works on the module path too. Unless turned off, the decoder reads
  * through {@link StreamStateChecks}, the RFC 9113 stream-state rules Netty's decoder leaves out.
  */
 final class PooledDecoderAssembly {
@@ -71,13 +69,11 @@ final class PooledDecoderAssembly {
         final int maxConsecutiveEmptyDataFrames;
         final Http2FrameLogger frameLogger;
         final Http2PromisedRequestVerifier promisedRequestVerifier;
-        /** The listener path's listener; {@code null} for a frame codec, which installs its own. */
-        final Http2FrameListener frameListener;
 
         NettyOptions(boolean server, boolean validateHeaders, boolean validateRequiredPseudoHeaders,
                      boolean autoAckSettings, boolean autoAckPing, int maxSmallContinuationFrames,
                      int maxConsecutiveEmptyDataFrames, Http2FrameLogger frameLogger,
-                     Http2PromisedRequestVerifier promisedRequestVerifier, Http2FrameListener frameListener) {
+                     Http2PromisedRequestVerifier promisedRequestVerifier) {
             this.server = server;
             this.validateHeaders = validateHeaders;
             this.validateRequiredPseudoHeaders = validateRequiredPseudoHeaders;
@@ -87,7 +83,6 @@ final class PooledDecoderAssembly {
             this.maxConsecutiveEmptyDataFrames = maxConsecutiveEmptyDataFrames;
             this.frameLogger = frameLogger;
             this.promisedRequestVerifier = promisedRequestVerifier;
-            this.frameListener = frameListener;
         }
     }
 
@@ -106,8 +101,15 @@ final class PooledDecoderAssembly {
                 netty.validateRequiredPseudoHeaders);
         int maxRstFrames = maxRstFramesPerWindow != null ? maxRstFramesPerWindow
                 : netty.server ? DEFAULT_SERVER_MAX_RST_FRAMES : 0;
-        return new DecoderProtections(reader, factory).wrap(decoder, encoder, initialSettings,
-                netty.maxConsecutiveEmptyDataFrames, maxRstFrames, rstSecondsPerWindow, netty.frameListener);
+        Http2ConnectionDecoder limited = DecoderFloodLimits.wrap(decoder, netty.maxConsecutiveEmptyDataFrames,
+                maxRstFrames, rstSecondsPerWindow);
+        try {
+            return factory.create(limited, encoder, initialSettings, reader);
+        } catch (Throwable t) {
+            // Netty's builder closes the decoder it made; this one is not it.
+            limited.close();
+            throw t;
+        }
     }
 
     /** The reader Netty's builder would make, with the same header decoder settings. */
@@ -125,38 +127,5 @@ final class PooledDecoderAssembly {
             reader.reuseFrames(reuseFrames);
         }
         return reader;
-    }
-
-    /** A builder given only a codec, so that Netty wraps the decoder in its protections. */
-    private static final class DecoderProtections
-            extends AbstractHttp2ConnectionHandlerBuilder<Http2ConnectionHandler, DecoderProtections> {
-        private final PooledHttp2FrameReader reader;
-        private final HandlerFactory factory;
-
-        DecoderProtections(PooledHttp2FrameReader reader, HandlerFactory factory) {
-            this.reader = reader;
-            this.factory = factory;
-        }
-
-        Http2ConnectionHandler wrap(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder,
-                                    Http2Settings initialSettings, int maxConsecutiveEmptyDataFrames,
-                                    int maxRstFramesPerWindow, int rstSecondsPerWindow,
-                                    Http2FrameListener frameListener) {
-            // Limits first: Netty refuses them once a codec is set.
-            decoderEnforceMaxConsecutiveEmptyDataFrames(maxConsecutiveEmptyDataFrames);
-            decoderEnforceMaxRstFramesPerWindow(maxRstFramesPerWindow, rstSecondsPerWindow);
-            initialSettings(initialSettings);
-            if (frameListener != null) {
-                frameListener(frameListener);
-            }
-            codec(decoder, encoder);
-            return build();
-        }
-
-        @Override
-        protected Http2ConnectionHandler build(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder,
-                                               Http2Settings initialSettings) {
-            return factory.create(decoder, encoder, initialSettings, reader);
-        }
     }
 }

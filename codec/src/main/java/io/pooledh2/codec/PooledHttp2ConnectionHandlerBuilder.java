@@ -188,7 +188,7 @@ public final class PooledHttp2ConnectionHandlerBuilder
         PooledDecoderAssembly.NettyOptions netty = new PooledDecoderAssembly.NettyOptions(isServer(),
                 isValidateHeaders(), isValidateRequiredPseudoHeaders(), isAutoAckSettingsFrame(), isAutoAckPingFrame(),
                 decoderEnforceMaxSmallContinuationFrames(), decoderEnforceMaxConsecutiveEmptyDataFrames(),
-                frameLogger(), promisedRequestVerifier(), frameListener());
+                frameLogger(), promisedRequestVerifier());
         boolean decoupleCloseAndGoAway = decoupleCloseAndGoAway();
         boolean flushPreface = flushPreface();
         return assembly.build(stockDecoder, encoder, initialSettings, netty,

@@ -200,7 +200,7 @@ public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
         PooledDecoderAssembly.NettyOptions netty = new PooledDecoderAssembly.NettyOptions(isServer(),
                 isValidateHeaders(), isValidateRequiredPseudoHeaders(), isAutoAckSettingsFrame(), isAutoAckPingFrame(),
                 decoderEnforceMaxSmallContinuationFrames(), decoderEnforceMaxConsecutiveEmptyDataFrames(),
-                frameLogger(), promisedRequestVerifier(), null);
+                frameLogger(), promisedRequestVerifier());
         boolean decoupleCloseAndGoAway = decoupleCloseAndGoAway();
         boolean flushPreface = flushPreface();
         Http2FrameCodec codec = (Http2FrameCodec) assembly.build(stockDecoder, encoder, initialSettings, netty,

@@ -25,6 +25,7 @@ import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The listener path: Netty's Http2ConnectionHandlerBuilder against this one, same calls and same bytes. */
@@ -209,6 +210,48 @@ class PooledHttp2ConnectionHandlerBuilderTest {
             }
         });
         assertTrue(written.endsWith("closed"), "the connection was closed for the flood");
+    }
+
+    @Test
+    void decoderReturnsTheListenerItWasGiven() {
+        Recording listener = new Recording();
+        assertSame(listener, new Http2ConnectionHandlerBuilder().server(true).frameListener(listener).build()
+                .decoder().frameListener(), "Netty's");
+        Http2ConnectionHandler pooled =
+                new PooledHttp2ConnectionHandlerBuilder().server(true).frameListener(listener).build();
+        assertSame(listener, pooled.decoder().frameListener());
+        Recording later = new Recording();
+        pooled.decoder().frameListener(later);
+        assertSame(later, pooled.decoder().frameListener());
+    }
+
+    /** The limits wrap a listener given after the build too, as Netty's do. */
+    @Test
+    void listenerGivenAfterTheBuildIsProtectedAsByNettysBuilder() {
+        Consumer<ByteBuf> flood = in -> {
+            try {
+                RawFrames.frame(in, 0x1, Http2Flags.END_HEADERS, 1, RawFrames.requestHeaders("/flood"));
+                for (int i = 0; i < 10; i++) {
+                    RawFrames.header(in, 0, 0x0, 0, 1);
+                }
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        };
+        Recording stockCalls = new Recording();
+        Recording pooledCalls = new Recording();
+        // Netty's builder wants a listener to build with; the one that reads is set afterwards.
+        Http2ConnectionHandler stockHandler =
+                new Http2ConnectionHandlerBuilder().server(true).frameListener(new Recording()).build();
+        stockHandler.decoder().frameListener(stockCalls);
+        Http2ConnectionHandler pooledHandler =
+                new PooledHttp2ConnectionHandlerBuilder().server(true).frameListener(new Recording()).build();
+        pooledHandler.decoder().frameListener(pooledCalls);
+        String stock = serve(stockHandler, stockCalls, flood);
+        String pooled = serve(pooledHandler, pooledCalls, flood);
+        assertEquals(stockCalls.calls, pooledCalls.calls, "listener calls");
+        assertEquals(stock, pooled, "bytes written back");
+        assertTrue(pooled.contains("0000000b") && pooled.endsWith("closed"), "GOAWAY ENHANCE_YOUR_CALM: " + pooled);
     }
 
     private static byte[] concat(byte[] a, byte[] b) {

@@ -66,6 +66,9 @@ final class ServerUnderTest {
         Boolean strictStreamStates;
         /** Outbound writes are held, never completed: a peer that does not read. */
         boolean peerDoesNotRead;
+        Integer maxConsecutiveEmptyDataFrames;
+        /** {@code decoderEnforceMaxRstFramesPerWindow}'s two values. */
+        int[] rstLimit;
 
         Options initialSettings(Http2Settings settings) {
             initialSettings = settings;
@@ -79,6 +82,16 @@ final class ServerUnderTest {
 
         Options peerDoesNotRead() {
             peerDoesNotRead = true;
+            return this;
+        }
+
+        Options maxConsecutiveEmptyDataFrames(int max) {
+            maxConsecutiveEmptyDataFrames = max;
+            return this;
+        }
+
+        Options rstLimit(int maxRstFramesPerWindow, int secondsPerWindow) {
+            rstLimit = new int[] {maxRstFramesPerWindow, secondsPerWindow};
             return this;
         }
     }
@@ -177,6 +190,12 @@ final class ServerUnderTest {
             if (options.initialSettings != null) {
                 builder.initialSettings(options.initialSettings);
             }
+            if (options.maxConsecutiveEmptyDataFrames != null) {
+                builder.decoderEnforceMaxConsecutiveEmptyDataFrames(options.maxConsecutiveEmptyDataFrames);
+            }
+            if (options.rstLimit != null) {
+                builder.decoderEnforceMaxRstFramesPerWindow(options.rstLimit[0], options.rstLimit[1]);
+            }
             if (options.strictStreamStates != null) {
                 builder.strictStreamStates(options.strictStreamStates);
             }
@@ -185,6 +204,12 @@ final class ServerUnderTest {
         Http2FrameCodecBuilder builder = Http2FrameCodecBuilder.forServer();
         if (options.initialSettings != null) {
             builder.initialSettings(options.initialSettings);
+        }
+        if (options.maxConsecutiveEmptyDataFrames != null) {
+            builder.decoderEnforceMaxConsecutiveEmptyDataFrames(options.maxConsecutiveEmptyDataFrames);
+        }
+        if (options.rstLimit != null) {
+            builder.decoderEnforceMaxRstFramesPerWindow(options.rstLimit[0], options.rstLimit[1]);
         }
         return builder.build();
     }
@@ -196,6 +221,12 @@ final class ServerUnderTest {
             if (options.initialSettings != null) {
                 builder.initialSettings(options.initialSettings);
             }
+            if (options.maxConsecutiveEmptyDataFrames != null) {
+                builder.decoderEnforceMaxConsecutiveEmptyDataFrames(options.maxConsecutiveEmptyDataFrames);
+            }
+            if (options.rstLimit != null) {
+                builder.decoderEnforceMaxRstFramesPerWindow(options.rstLimit[0], options.rstLimit[1]);
+            }
             if (options.strictStreamStates != null) {
                 builder.strictStreamStates(options.strictStreamStates);
             }
@@ -205,6 +236,12 @@ final class ServerUnderTest {
                 .frameListener(listener);
         if (options.initialSettings != null) {
             builder.initialSettings(options.initialSettings);
+        }
+        if (options.maxConsecutiveEmptyDataFrames != null) {
+            builder.decoderEnforceMaxConsecutiveEmptyDataFrames(options.maxConsecutiveEmptyDataFrames);
+        }
+        if (options.rstLimit != null) {
+            builder.decoderEnforceMaxRstFramesPerWindow(options.rstLimit[0], options.rstLimit[1]);
         }
         return builder.build();
     }
