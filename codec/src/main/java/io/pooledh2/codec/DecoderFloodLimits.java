@@ -29,11 +29,12 @@ import static io.netty.handler.codec.http2.Http2Exception.connectionError;
  * more for every frame); this is one object that is both the decorator and the listener, so one call. Netty's
  * classes are package-private, hence this one. As with Netty's, the listener set (now or later, through
  * {@link #frameListener(Http2FrameListener)}) is the one wrapped, the getter returns it unwrapped, and setting one
- * starts the counts afresh.
+ * starts the counts afresh. The logger has the name of Netty's, so that logging configured for it applies here.
  */
 final class DecoderFloodLimits extends DecoratingHttp2ConnectionDecoder implements Http2FrameListener {
 
-    private static final InternalLogger logger = InternalLoggerFactory.getInstance(DecoderFloodLimits.class);
+    private static final InternalLogger logger =
+            InternalLoggerFactory.getInstance("io.netty.handler.codec.http2.Http2MaxRstFrameListener");
 
     /** Netty throws one shared, stackless exception for every RST_STREAM over the limit: so does this. */
     private static final Http2Exception RST_FRAME_RATE_EXCEEDED = new StacklessHttp2Exception();

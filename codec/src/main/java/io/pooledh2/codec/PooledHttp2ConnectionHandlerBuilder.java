@@ -16,15 +16,15 @@ import io.netty.handler.codec.http2.Http2Settings;
 /**
  * Builds an {@link Http2ConnectionHandler} for an {@link Http2FrameListener} (the grpc-java and Vert.x style)
  * whose decoder reads with {@link PooledHttp2FrameReader}. Use it where Netty's
- * {@code Http2ConnectionHandlerBuilder} stood: the same options, the same protections (see
- * {@link PooledDecoderAssembly}: Netty's own control-frame, RST, empty-DATA and RST-flood limits), and the listener
+ * {@code Http2ConnectionHandlerBuilder} stood: the same options, the same protections (Netty's control-frame, RST,
+ * empty-DATA and RST-flood limits, with Netty's defaults, counting and errors), and the listener
  * gets exactly the calls it got before. Whatever the reader reuses and a listener could keep (the settings map,
  * an unknown frame's flags, GOAWAY debug data) is copied for it.
  */
 public final class PooledHttp2ConnectionHandlerBuilder
         extends AbstractHttp2ConnectionHandlerBuilder<Http2ConnectionHandler, PooledHttp2ConnectionHandlerBuilder> {
 
-    private final PooledDecoderAssembly assembly = new PooledDecoderAssembly();
+    private final PooledConnectionAssembly assembly = new PooledConnectionAssembly();
 
     /**
      * Paranoid mode for the reader (see {@link PooledHttp2FrameReader#paranoid(boolean)}); default: the system
@@ -127,7 +127,10 @@ public final class PooledHttp2ConnectionHandlerBuilder
 
     @Override
     public PooledHttp2ConnectionHandlerBuilder encoderIgnoreMaxHeaderListSize(boolean ignoreMaxHeaderListSize) {
-        return super.encoderIgnoreMaxHeaderListSize(ignoreMaxHeaderListSize);
+        super.encoderIgnoreMaxHeaderListSize(ignoreMaxHeaderListSize);
+        // Netty keeps this private; the frame writer this builder makes needs it too.
+        assembly.encoderIgnoreMaxHeaderListSize(ignoreMaxHeaderListSize);
+        return this;
     }
 
     @Override
@@ -159,7 +162,10 @@ public final class PooledHttp2ConnectionHandlerBuilder
     @Override
     public PooledHttp2ConnectionHandlerBuilder encoderEnforceMaxRstFramesPerWindow(int maxRstFramesPerWindow,
                                                                                   int secondsPerWindow) {
-        return super.encoderEnforceMaxRstFramesPerWindow(maxRstFramesPerWindow, secondsPerWindow);
+        super.encoderEnforceMaxRstFramesPerWindow(maxRstFramesPerWindow, secondsPerWindow);
+        // Netty keeps these private; the encoder this builder makes needs them too.
+        assembly.encoderRstLimit(maxRstFramesPerWindow, secondsPerWindow);
+        return this;
     }
 
     @Override
@@ -171,29 +177,41 @@ public final class PooledHttp2ConnectionHandlerBuilder
     @Override
     public PooledHttp2ConnectionHandlerBuilder decoderEnforceMaxRstFramesPerWindow(int maxRstFramesPerWindow,
                                                                                   int secondsPerWindow) {
+        super.decoderEnforceMaxRstFramesPerWindow(maxRstFramesPerWindow, secondsPerWindow);
         // Netty keeps these private; the decoder this builder makes needs them too.
         assembly.decoderRstLimit(maxRstFramesPerWindow, secondsPerWindow);
-        return super.decoderEnforceMaxRstFramesPerWindow(maxRstFramesPerWindow, secondsPerWindow);
+        return this;
     }
 
+    /** Makes the handler as Netty's builder would from the same settings, with the pooled reader. */
     @Override
     public Http2ConnectionHandler build() {
-        return super.build();
+        PooledConnectionAssembly.NettyOptions netty = new PooledConnectionAssembly.NettyOptions();
+        netty.server = isServer();
+        netty.maxReservedStreams = maxReservedStreams();
+        netty.connection = connection();
+        netty.initialSettings = initialSettings();
+        netty.validateHeaders = isValidateHeaders();
+        netty.validateRequiredPseudoHeaders = isValidateRequiredPseudoHeaders();
+        netty.autoAckSettings = isAutoAckSettingsFrame();
+        netty.autoAckPing = isAutoAckPingFrame();
+        netty.maxSmallContinuationFrames = decoderEnforceMaxSmallContinuationFrames();
+        netty.maxConsecutiveEmptyDataFrames = decoderEnforceMaxConsecutiveEmptyDataFrames();
+        netty.maxQueuedControlFrames = encoderEnforceMaxQueuedControlFrames();
+        netty.encoderEnforceMaxConcurrentStreams = encoderEnforceMaxConcurrentStreams();
+        netty.frameLogger = frameLogger();
+        netty.promisedRequestVerifier = promisedRequestVerifier();
+        netty.headerSensitivityDetector = headerSensitivityDetector();
+        netty.gracefulShutdownTimeoutMillis = gracefulShutdownTimeoutMillis();
+        netty.frameListener = frameListener();
+        return assembly.build(netty, (decoder, encoder, settings, reader) -> build(decoder, encoder, settings));
     }
 
-    /** Netty's builder calls this; {@link PooledDecoderAssembly} puts the pooled reader in the decoder. */
+    /** Netty's handler around the given decoder and encoder, as Netty's {@code Http2ConnectionHandlerBuilder} makes. */
     @Override
-    protected Http2ConnectionHandler build(Http2ConnectionDecoder stockDecoder, Http2ConnectionEncoder encoder,
+    protected Http2ConnectionHandler build(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder,
                                            Http2Settings initialSettings) {
-        PooledDecoderAssembly.NettyOptions netty = new PooledDecoderAssembly.NettyOptions(isServer(),
-                isValidateHeaders(), isValidateRequiredPseudoHeaders(), isAutoAckSettingsFrame(), isAutoAckPingFrame(),
-                decoderEnforceMaxSmallContinuationFrames(), decoderEnforceMaxConsecutiveEmptyDataFrames(),
-                frameLogger(), promisedRequestVerifier());
-        boolean decoupleCloseAndGoAway = decoupleCloseAndGoAway();
-        boolean flushPreface = flushPreface();
-        return assembly.build(stockDecoder, encoder, initialSettings, netty,
-                (decoder, protectedEncoder, settings, reader) ->
-                        new Handler(decoder, protectedEncoder, settings, decoupleCloseAndGoAway, flushPreface));
+        return new Handler(decoder, encoder, initialSettings, decoupleCloseAndGoAway(), flushPreface());
     }
 
     /** Netty's handler, unchanged: its constructor is protected. */

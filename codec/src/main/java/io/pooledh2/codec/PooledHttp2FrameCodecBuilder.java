@@ -3,8 +3,6 @@
  */
 package io.pooledh2.codec;
 
-import io.netty.handler.codec.http2.Http2ConnectionDecoder;
-import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2FrameLogger;
@@ -15,8 +13,8 @@ import io.netty.handler.codec.http2.Http2Settings;
  * Builds an {@link Http2FrameCodec} that reads with {@link PooledHttp2FrameReader}: its inbound frames are the
  * reader's pooled frames, each carrying the codec's own {@code Http2FrameStream}, so {@code Http2MultiplexHandler},
  * {@code Http2StreamChannelBootstrap} and existing handlers work unchanged. Use it where
- * {@link Http2FrameCodecBuilder} stood; it has the same options and the same protections (see
- * {@link PooledDecoderAssembly}: Netty's own control-frame, RST, empty-DATA and RST-flood limits).
+ * {@link Http2FrameCodecBuilder} stood; it has the same options and the same protections (Netty's control-frame,
+ * RST, empty-DATA and RST-flood limits, with Netty's defaults, counting and errors).
  *
  * <p>Every inbound frame is a {@link PooledHttp2Frame} that the receiving handler releases, as with Netty's
  * frames; releasing it promptly, during {@code channelRead}, is what lets the reader reuse it. PUSH_PROMISE
@@ -25,7 +23,7 @@ import io.netty.handler.codec.http2.Http2Settings;
  */
 public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
 
-    private final PooledDecoderAssembly assembly = new PooledDecoderAssembly();
+    private final PooledConnectionAssembly assembly = new PooledConnectionAssembly();
 
     PooledHttp2FrameCodecBuilder(boolean server) {
         server(server);
@@ -133,6 +131,8 @@ public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
     @Override
     public PooledHttp2FrameCodecBuilder encoderIgnoreMaxHeaderListSize(boolean ignoreMaxHeaderListSize) {
         super.encoderIgnoreMaxHeaderListSize(ignoreMaxHeaderListSize);
+        // Netty keeps this private; the frame writer this builder makes needs it too.
+        assembly.encoderIgnoreMaxHeaderListSize(ignoreMaxHeaderListSize);
         return this;
     }
 
@@ -170,6 +170,8 @@ public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
     public PooledHttp2FrameCodecBuilder encoderEnforceMaxRstFramesPerWindow(int maxRstFramesPerWindow,
                                                                            int secondsPerWindow) {
         super.encoderEnforceMaxRstFramesPerWindow(maxRstFramesPerWindow, secondsPerWindow);
+        // Netty keeps these private; the encoder this builder makes needs them too.
+        assembly.encoderRstLimit(maxRstFramesPerWindow, secondsPerWindow);
         return this;
     }
 
@@ -188,25 +190,33 @@ public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
         return this;
     }
 
+    /**
+     * Makes the codec as Netty's builder would from the same settings, with the pooled reader
+     * ({@link PooledConnectionAssembly}). Netty's {@code build(decoder, encoder, initialSettings)} is not used.
+     */
     @Override
     public Http2FrameCodec build() {
-        return super.build();
-    }
-
-    /** Netty's builder calls this; {@link PooledDecoderAssembly} puts the pooled reader in the decoder. */
-    @Override
-    protected Http2FrameCodec build(Http2ConnectionDecoder stockDecoder, Http2ConnectionEncoder encoder,
-                                    Http2Settings initialSettings) {
-        PooledDecoderAssembly.NettyOptions netty = new PooledDecoderAssembly.NettyOptions(isServer(),
-                isValidateHeaders(), isValidateRequiredPseudoHeaders(), isAutoAckSettingsFrame(), isAutoAckPingFrame(),
-                decoderEnforceMaxSmallContinuationFrames(), decoderEnforceMaxConsecutiveEmptyDataFrames(),
-                frameLogger(), promisedRequestVerifier());
+        PooledConnectionAssembly.NettyOptions netty = new PooledConnectionAssembly.NettyOptions();
+        netty.server = isServer();
+        netty.maxReservedStreams = maxReservedStreams();
+        netty.connection = connection();
+        netty.initialSettings = initialSettings();
+        netty.validateHeaders = isValidateHeaders();
+        netty.validateRequiredPseudoHeaders = isValidateRequiredPseudoHeaders();
+        netty.autoAckSettings = isAutoAckSettingsFrame();
+        netty.autoAckPing = isAutoAckPingFrame();
+        netty.maxSmallContinuationFrames = decoderEnforceMaxSmallContinuationFrames();
+        netty.maxConsecutiveEmptyDataFrames = decoderEnforceMaxConsecutiveEmptyDataFrames();
+        netty.maxQueuedControlFrames = encoderEnforceMaxQueuedControlFrames();
+        netty.encoderEnforceMaxConcurrentStreams = encoderEnforceMaxConcurrentStreams();
+        netty.frameLogger = frameLogger();
+        netty.promisedRequestVerifier = promisedRequestVerifier();
+        netty.headerSensitivityDetector = headerSensitivityDetector();
+        netty.gracefulShutdownTimeoutMillis = gracefulShutdownTimeoutMillis();
+        netty.frameListener = frameListener();
         boolean decoupleCloseAndGoAway = decoupleCloseAndGoAway();
         boolean flushPreface = flushPreface();
-        Http2FrameCodec codec = (Http2FrameCodec) assembly.build(stockDecoder, encoder, initialSettings, netty,
-                (decoder, protectedEncoder, settings, reader) -> new PooledHttp2FrameCodec(protectedEncoder, decoder,
-                        settings, decoupleCloseAndGoAway, flushPreface, reader));
-        codec.gracefulShutdownTimeoutMillis(gracefulShutdownTimeoutMillis());
-        return codec;
+        return assembly.build(netty, (decoder, encoder, settings, reader) -> new PooledHttp2FrameCodec(encoder,
+                decoder, settings, decoupleCloseAndGoAway, flushPreface, reader));
     }
 }

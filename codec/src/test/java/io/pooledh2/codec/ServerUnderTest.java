@@ -32,6 +32,7 @@ import io.netty.util.ReferenceCountUtil;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 /**
  * One HTTP/2 server end in an {@link EmbeddedChannel}, built by Netty's builder or the pooled one, frame codec or
@@ -69,6 +70,9 @@ final class ServerUnderTest {
         Integer maxConsecutiveEmptyDataFrames;
         /** {@code decoderEnforceMaxRstFramesPerWindow}'s two values. */
         int[] rstLimit;
+        /** {@code encoderEnforceMaxRstFramesPerWindow}'s two values. */
+        int[] encoderRstLimit;
+        Integer maxQueuedControlFrames;
 
         Options initialSettings(Http2Settings settings) {
             initialSettings = settings;
@@ -94,6 +98,42 @@ final class ServerUnderTest {
             rstLimit = new int[] {maxRstFramesPerWindow, secondsPerWindow};
             return this;
         }
+
+        Options encoderRstLimit(int maxRstFramesPerWindow, int secondsPerWindow) {
+            encoderRstLimit = new int[] {maxRstFramesPerWindow, secondsPerWindow};
+            return this;
+        }
+
+        Options maxQueuedControlFrames(int max) {
+            maxQueuedControlFrames = max;
+            return this;
+        }
+
+        /** Gives the options that are set to a builder, Netty's or pooled, through its setters. */
+        void applyTo(Consumer<Http2Settings> initialSettings, IntConsumer maxConsecutiveEmptyDataFrames,
+                     IntPairConsumer decoderRstLimit, IntPairConsumer encoderRstLimit,
+                     IntConsumer maxQueuedControlFrames) {
+            if (this.initialSettings != null) {
+                initialSettings.accept(this.initialSettings);
+            }
+            if (this.maxConsecutiveEmptyDataFrames != null) {
+                maxConsecutiveEmptyDataFrames.accept(this.maxConsecutiveEmptyDataFrames);
+            }
+            if (rstLimit != null) {
+                decoderRstLimit.accept(rstLimit[0], rstLimit[1]);
+            }
+            if (this.encoderRstLimit != null) {
+                encoderRstLimit.accept(this.encoderRstLimit[0], this.encoderRstLimit[1]);
+            }
+            if (this.maxQueuedControlFrames != null) {
+                maxQueuedControlFrames.accept(this.maxQueuedControlFrames);
+            }
+        }
+    }
+
+    /** A setter of two {@code int}s. */
+    interface IntPairConsumer {
+        void accept(int first, int second);
     }
 
     /** What the server did: the frames it wrote, rendered, and whether the connection is still open. */
@@ -187,30 +227,18 @@ final class ServerUnderTest {
     private static ChannelHandler codec(Kind kind, Options options) {
         if (kind.pooled) {
             PooledHttp2FrameCodecBuilder builder = PooledHttp2FrameCodecBuilder.forServer();
-            if (options.initialSettings != null) {
-                builder.initialSettings(options.initialSettings);
-            }
-            if (options.maxConsecutiveEmptyDataFrames != null) {
-                builder.decoderEnforceMaxConsecutiveEmptyDataFrames(options.maxConsecutiveEmptyDataFrames);
-            }
-            if (options.rstLimit != null) {
-                builder.decoderEnforceMaxRstFramesPerWindow(options.rstLimit[0], options.rstLimit[1]);
-            }
+            options.applyTo(builder::initialSettings, builder::decoderEnforceMaxConsecutiveEmptyDataFrames,
+                    builder::decoderEnforceMaxRstFramesPerWindow, builder::encoderEnforceMaxRstFramesPerWindow,
+                    builder::encoderEnforceMaxQueuedControlFrames);
             if (options.strictStreamStates != null) {
                 builder.strictStreamStates(options.strictStreamStates);
             }
             return builder.build();
         }
         Http2FrameCodecBuilder builder = Http2FrameCodecBuilder.forServer();
-        if (options.initialSettings != null) {
-            builder.initialSettings(options.initialSettings);
-        }
-        if (options.maxConsecutiveEmptyDataFrames != null) {
-            builder.decoderEnforceMaxConsecutiveEmptyDataFrames(options.maxConsecutiveEmptyDataFrames);
-        }
-        if (options.rstLimit != null) {
-            builder.decoderEnforceMaxRstFramesPerWindow(options.rstLimit[0], options.rstLimit[1]);
-        }
+        options.applyTo(builder::initialSettings, builder::decoderEnforceMaxConsecutiveEmptyDataFrames,
+                builder::decoderEnforceMaxRstFramesPerWindow, builder::encoderEnforceMaxRstFramesPerWindow,
+                builder::encoderEnforceMaxQueuedControlFrames);
         return builder.build();
     }
 
@@ -218,15 +246,9 @@ final class ServerUnderTest {
         if (kind.pooled) {
             PooledHttp2ConnectionHandlerBuilder builder =
                     new PooledHttp2ConnectionHandlerBuilder().server(true).frameListener(listener);
-            if (options.initialSettings != null) {
-                builder.initialSettings(options.initialSettings);
-            }
-            if (options.maxConsecutiveEmptyDataFrames != null) {
-                builder.decoderEnforceMaxConsecutiveEmptyDataFrames(options.maxConsecutiveEmptyDataFrames);
-            }
-            if (options.rstLimit != null) {
-                builder.decoderEnforceMaxRstFramesPerWindow(options.rstLimit[0], options.rstLimit[1]);
-            }
+            options.applyTo(builder::initialSettings, builder::decoderEnforceMaxConsecutiveEmptyDataFrames,
+                    builder::decoderEnforceMaxRstFramesPerWindow, builder::encoderEnforceMaxRstFramesPerWindow,
+                    builder::encoderEnforceMaxQueuedControlFrames);
             if (options.strictStreamStates != null) {
                 builder.strictStreamStates(options.strictStreamStates);
             }
@@ -234,15 +256,11 @@ final class ServerUnderTest {
         }
         Http2ConnectionHandlerBuilder builder = new Http2ConnectionHandlerBuilder().server(true)
                 .frameListener(listener);
-        if (options.initialSettings != null) {
-            builder.initialSettings(options.initialSettings);
-        }
-        if (options.maxConsecutiveEmptyDataFrames != null) {
-            builder.decoderEnforceMaxConsecutiveEmptyDataFrames(options.maxConsecutiveEmptyDataFrames);
-        }
-        if (options.rstLimit != null) {
-            builder.decoderEnforceMaxRstFramesPerWindow(options.rstLimit[0], options.rstLimit[1]);
-        }
+        options.applyTo(builder::initialSettings, builder::decoderEnforceMaxConsecutiveEmptyDataFrames,
+                builder::decoderEnforceMaxRstFramesPerWindow, builder::encoderEnforceMaxRstFramesPerWindow, max -> {
+                    throw new IllegalArgumentException(
+                            "Netty's Http2ConnectionHandlerBuilder has no public encoderEnforceMaxQueuedControlFrames");
+                });
         return builder.build();
     }
 
