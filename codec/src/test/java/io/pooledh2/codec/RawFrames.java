@@ -8,6 +8,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersEncoder;
 import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2Flags;
 import io.netty.handler.codec.http2.Http2Headers;
 
 import java.nio.charset.StandardCharsets;
@@ -75,5 +76,17 @@ final class RawFrames {
 
     static byte[] requestHeaders(String path) throws Http2Exception {
         return headerBlock(":method", "GET", ":scheme", "http", ":authority", "localhost", ":path", path);
+    }
+
+    /** A request on stream 1 without END_STREAM, then 10 empty DATA frames on it: over Netty's default limit of 2. */
+    static void emptyDataFlood(ByteBuf out) {
+        try {
+            frame(out, 0x1, Http2Flags.END_HEADERS, 1, requestHeaders("/flood"));
+        } catch (Http2Exception e) {
+            throw new AssertionError(e);
+        }
+        for (int i = 0; i < 10; i++) {
+            header(out, 0, 0x0, 0, 1);
+        }
     }
 }
