@@ -8,9 +8,12 @@ import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Flags;
 import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.util.internal.logging.InternalLoggerFactory;
+import io.netty.util.internal.logging.JdkLoggerFactory;
 import io.pooledh2.codec.ServerUnderTest.Kind;
 import io.pooledh2.codec.ServerUnderTest.Options;
 import io.pooledh2.codec.ServerUnderTest.Outcome;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -20,6 +23,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import java.util.stream.Stream;
 
 import static io.pooledh2.codec.ServerUnderTest.goAway;
@@ -27,6 +34,7 @@ import static io.pooledh2.codec.ServerUnderTest.headers;
 import static io.pooledh2.codec.ServerUnderTest.rst;
 import static io.pooledh2.codec.ServerUnderTest.serve;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -310,5 +318,49 @@ class ProtectionsTest {
         assertEquals(netty.errors(), pooled.errors(), "GOAWAY and RST_STREAM frames");
         assertEquals(netty.written, pooled.written, "every frame written");
         assertEquals(netty.open, pooled.open, "connection open");
+    }
+
+    /** What a limit logs goes to the logger of Netty's class of that limit, so that its configuration applies. */
+    @SuppressWarnings("unchecked")
+    @Test
+    void limitsLogUnderNettysLoggerNames() {
+        // Netty's loggers are java.util.logging ones in these tests: the records can be seen here.
+        assertInstanceOf(JdkLoggerFactory.class, InternalLoggerFactory.getDefaultFactory());
+        assertLogs("io.netty.handler.codec.http2.Http2ControlFrameLimitEncoder", "outstanding control frames",
+                new Options().peerDoesNotRead().maxQueuedControlFrames(100), pings(150));
+        assertLogs("io.netty.handler.codec.http2.Http2MaxRstFrameLimitEncoder", "RST frames reached",
+                new Options().encoderRstLimit(10, 60), streamErrors(11));
+        assertLogs("io.netty.handler.codec.http2.Http2MaxRstFrameListener", "RST frames reached",
+                new Options().rstLimit(10, 60), openAndReset(11));
+    }
+
+    @SafeVarargs
+    private static void assertLogs(String loggerName, String text, Options options, Consumer<ByteBuf>... steps) {
+        Logger logger = Logger.getLogger(loggerName);
+        List<String> messages = new ArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                messages.add(record.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        Level level = logger.getLevel();
+        logger.setLevel(Level.ALL); // the RST limits log at debug level
+        logger.addHandler(handler);
+        try {
+            serve(Kind.POOLED_CODEC, options, steps);
+        } finally {
+            logger.removeHandler(handler);
+            logger.setLevel(level);
+        }
+        assertTrue(messages.stream().anyMatch(message -> message.contains(text)), loggerName + ": " + messages);
     }
 }
