@@ -3,7 +3,12 @@
  */
 package io.pooledh2.codec;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelPromise;
+import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http2.DefaultHttp2Connection;
+import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionHandler;
 import io.netty.handler.codec.http2.Http2ConnectionHandlerBuilder;
@@ -95,5 +100,40 @@ class ConnectionAssemblyTest {
                         .frameListener(new Http2FrameAdapter()).build());
         assertEquals(netty.getMessage(), codec.getMessage());
         assertEquals(netty.getMessage(), listener.getMessage());
+    }
+
+    /** {@code encoderIgnoreMaxHeaderListSize}, which the builders hand to the frame writer they make. */
+    @Test
+    void encoderIgnoreMaxHeaderListSizeAsInNettysBuilder() {
+        for (boolean ignore : new boolean[] {false, true}) {
+            boolean netty = sendsOverThePeersLimit(new Http2ConnectionHandlerBuilder().server(false)
+                    .encoderIgnoreMaxHeaderListSize(ignore).frameListener(new Http2FrameAdapter()).build());
+            assertEquals(ignore, netty, "Netty's builder");
+            assertEquals(netty, sendsOverThePeersLimit(new PooledHttp2ConnectionHandlerBuilder().server(false)
+                    .encoderIgnoreMaxHeaderListSize(ignore).frameListener(new Http2FrameAdapter()).build()),
+                    "listener path, ignore " + ignore);
+            assertEquals(netty, sendsOverThePeersLimit(PooledHttp2FrameCodecBuilder.forClient()
+                    .encoderIgnoreMaxHeaderListSize(ignore).build()), "frame codec, ignore " + ignore);
+        }
+    }
+
+    /** Whether a client handler writes a request of about 300 header-list bytes to a peer that allows 100. */
+    private static boolean sendsOverThePeersLimit(Http2ConnectionHandler handler) {
+        EmbeddedChannel channel = new EmbeddedChannel(handler);
+        try {
+            ByteBuf settings = Unpooled.buffer();
+            RawFrames.header(settings, 6, 0x4, 0, 0);
+            settings.writeShort(0x6).writeInt(100);
+            channel.writeInbound(settings);
+            ChannelPromise promise = channel.newPromise();
+            handler.encoder().writeHeaders(channel.pipeline().context(handler), 3, new DefaultHttp2Headers()
+                    .method("GET").scheme("http").authority("localhost").path("/").add("big", "x".repeat(250)),
+                    0, true, promise);
+            channel.flush();
+            channel.runPendingTasks();
+            return promise.isSuccess();
+        } finally {
+            channel.finishAndReleaseAll();
+        }
     }
 }
