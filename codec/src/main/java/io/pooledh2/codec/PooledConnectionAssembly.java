@@ -126,8 +126,7 @@ final class PooledConnectionAssembly {
             if (connection.isServer()) {
                 encoder.close();
                 frameReader.close();
-                throw new IllegalArgumentException(
-                        "encoderEnforceMaxConcurrentStreams: " + true + " not supported for server");
+                throw new IllegalArgumentException("encoderEnforceMaxConcurrentStreams: true not supported for server");
             }
             encoder = new StreamBufferingEncoder(encoder);
         }
