@@ -12,7 +12,7 @@
 # ((max - min) / median); a difference smaller than the spread is reported as within noise. It also prints the
 # ratio within each round (the two servers measured back to back) and the median of those.
 #
-# Environment: MEASURED_SECONDS (10; not SECONDS, which is bash's own clock), WARMUPS (3), WARMUP_SECONDS (5), H2LOAD_ARGS ("-c 4 -m 100 -t 1"),
+# Environment: MEASURED_SECONDS (10; not SECONDS, which is bash's own clock), WARMUPS (6), WARMUP_SECONDS (5), H2LOAD_ARGS ("-c 4 -m 100 -t 1"),
 # SERVER_JVM_ARGS (-Xms1g -Xmx1g -XX:+UseG1GC), PIPELINE (the server's --pipeline; default its own),
 # SKIP_BUILD=1 to reuse the server jar. Installs h2load from Debian's nghttp2-client when it is missing.
 # Run nothing else meanwhile: the machine has 2 cores and the server and h2load share them.
@@ -20,7 +20,7 @@ set -euo pipefail
 
 rounds=${1:-5}
 seconds=${MEASURED_SECONDS:-10}
-warmups=${WARMUPS:-3}
+warmups=${WARMUPS:-6}
 warmup_seconds=${WARMUP_SECONDS:-5}
 h2load_args=${H2LOAD_ARGS:--c 4 -m 100 -t 1}
 server_jvm_args=${SERVER_JVM_ARGS:--Xms1g -Xmx1g -XX:+UseG1GC}
