@@ -8,7 +8,8 @@
 #
 # Each round starts a fresh server JVM per codec and runs WINDOWS (10) h2load runs of WINDOW_SECONDS (5) back to
 # back, each on fresh connections, and prints their req/s on one line. H2LOAD_ARGS and SERVER_JVM_ARGS as in
-# h2load.sh; SKIP_BUILD=1 reuses the server jar. Run nothing else meanwhile.
+# h2load.sh; SKIP_BUILD=1 reuses the server jar. With -XX:+PrintCompilation in SERVER_JVM_ARGS the line also counts
+# the methods the server's JIT made not entrant (deoptimised). Run nothing else meanwhile.
 set -euo pipefail
 
 rounds=${1:-2}
@@ -36,6 +37,10 @@ for round in $(seq 1 "$rounds"); do
       line="$line ${rps%.*}"
     done
     stop_server
+    case "$server_jvm_args" in
+      *PrintCompilation*)
+        line="$line; methods made not entrant: $(grep -c 'made not entrant' "$work/server.log" || true)" ;;
+    esac
     echo "$line"
   done
 done
