@@ -42,7 +42,8 @@ import static io.netty.handler.codec.http2.Http2Headers.PseudoHeaderName.hasPseu
  * ({@link AsciiString#CASE_SENSITIVE_HASHER}), {@code get} answers the first value, {@code valueIterator}
  * answers newest first, the entry iterator is read-only, and with validation the same validators
  * ({@link DefaultHttp2Headers#defaultHtt2NameValidator()}, {@link DefaultHttp2Headers#defaultHttp2ValueValidator()})
- * and the same pseudo-header checks throw the same exceptions. Not thread-safe.
+ * and the same pseudo-header checks throw the same exceptions; an {@code AsciiString} instance that already passed
+ * a validator on this thread is not put through it again ({@link ValidatedHeaderStrings}). Not thread-safe.
  */
 final class PooledHttp2Headers implements Http2Headers {
 
@@ -71,6 +72,14 @@ final class PooledHttp2Headers implements Http2Headers {
     private int pseudoCount;
     private boolean validate;
     private boolean validateValues;
+    /** The creating thread's table of strings that passed the validators: see {@link #validateName}. */
+    private final ValidatedHeaderStrings validated = ValidatedHeaderStrings.forThread();
+    /** Whether this block consults {@link #validated}, and the decoder's key into it. */
+    private boolean lookUpValidated;
+    private int validatedSalt;
+    /** This block's lookups in {@link #validated}, and how many found the string: the decoder's measure of it. */
+    int validatedLookups;
+    int validatedHits;
     /**
      * The iterator's entries, one per index, once the container has been recycled with its frame: Netty's decoder
      * walks every block's headers ({@code validatePseudoHeadersDirection}), and so do consumers that convert or copy
@@ -107,6 +116,17 @@ final class PooledHttp2Headers implements Http2Headers {
     void prepare(boolean validate, boolean validateValues) {
         this.validate = validate;
         this.validateValues = validateValues;
+    }
+
+    /**
+     * Whether the next block looks its strings up in the thread's table of validated strings, under the
+     * connection's {@code salt}; and resets the block's counts.
+     */
+    void lookUpValidated(boolean lookUp, int salt) {
+        lookUpValidated = lookUp;
+        validatedSalt = salt;
+        validatedLookups = 0;
+        validatedHits = 0;
     }
 
     /**
@@ -283,30 +303,65 @@ final class PooledHttp2Headers implements Http2Headers {
 
     // Validation, as DefaultHttp2Headers (and DefaultHeaders under it) does it
 
+    /**
+     * Validates as {@code DefaultHttp2Headers} does, except for a name the thread's table holds: that instance
+     * passed the same validator before, and an {@code AsciiString}'s content does not change. HPACK hands out
+     * the same instances block after block (its static table's, and its dynamic table's for as long as an entry
+     * stays there), and the validators are most of what a decoded header costs this class.
+     */
     private void validateName(CharSequence name, boolean forAdd) {
         if (!validate) {
             ObjectUtil.checkNotNull(name, "name");
             return;
         }
-        NAME_VALIDATOR.validateName(name);
+        if (!lookUpValidated || !foundValidatedName(name)) {
+            NAME_VALIDATOR.validateName(name);
+            if (lookUpValidated) {
+                validated.nameValidated(name, validatedSalt);
+            }
+        }
         if (forAdd && hasPseudoHeaderFormat(name) && indexOf(name, 0, pseudoCount) >= 0) {
             PlatformDependent.throwException(Http2Exception.connectionError(Http2Error.PROTOCOL_ERROR,
                     "Duplicate HTTP/2 pseudo-header '%s' encountered.", name));
         }
     }
 
+    /** As {@link #validateName}, for a value. */
     private void validateValue(CharSequence name, CharSequence value) {
         if (validate && validateValues) {
-            try {
-                VALUE_VALIDATOR.validate(value);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("Validation failed for header '" + name + "'", e);
+            if (!lookUpValidated || !foundValidatedValue(value)) {
+                try {
+                    VALUE_VALIDATOR.validate(value);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("Validation failed for header '" + name + "'", e);
+                }
+                if (lookUpValidated) {
+                    validated.valueValidated(value, validatedSalt);
+                }
             }
         }
         if (validate && (value == null || value.length() == 0) && hasPseudoHeaderFormat(name)) {
             PlatformDependent.throwException(Http2Exception.connectionError(Http2Error.PROTOCOL_ERROR,
                     "HTTP/2 pseudo-header '%s' must not be empty.", name));
         }
+    }
+
+    private boolean foundValidatedName(CharSequence name) {
+        validatedLookups++;
+        boolean found = validated.isValidatedName(name, validatedSalt);
+        if (found) {
+            validatedHits++;
+        }
+        return found;
+    }
+
+    private boolean foundValidatedValue(CharSequence value) {
+        validatedLookups++;
+        boolean found = validated.isValidatedValue(value, validatedSalt);
+        if (found) {
+            validatedHits++;
+        }
+        return found;
     }
 
     private static CharSequence fromObject(CharSequence name, Object value) {
