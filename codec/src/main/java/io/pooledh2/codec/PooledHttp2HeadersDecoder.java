@@ -39,7 +39,12 @@ public final class PooledHttp2HeadersDecoder extends DefaultHttp2HeadersDecoder 
      * probe, which finds those strings if they came back. One block that finds enough and every block looks again.
      */
     private int unrewardedBlocks;
-    private static final int PROBE_EVERY = 64;
+    /**
+     * Rare, because a probe that finds nothing stores every string it validates into the long-lived table: a G1
+     * barrier each, and cards the next young collection scans. Probing one block in 64 cost a block of 104 literal
+     * headers 10% of its time over probing one in 1,024.
+     */
+    static final int PROBE_EVERY = 1024;
 
     /** Like {@code new DefaultHttp2HeadersDecoder()}: validates names and values. */
     public PooledHttp2HeadersDecoder() {
