@@ -170,7 +170,9 @@ abstract class PooledFrame implements PooledHttp2Frame {
     }
 
     private boolean release0(int decrement) {
-        // The one atomic operation on the reuse path: the release may happen on any thread.
+        // The one atomic operation on the reuse path: the release may happen on any thread. Even the last
+        // reference on the reader's own thread needs it: a retain racing it on another thread must either win
+        // or throw, never be lost (RetainRacingLastReleaseTest fails with a plain store here).
         for (;;) {
             int raw = refCnt;
             int count = raw >>> 1;
