@@ -4,6 +4,7 @@
 package io.pooledh2.codec;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2Exception;
@@ -58,6 +59,13 @@ import static io.netty.handler.codec.http2.Http2FrameTypes.WINDOW_UPDATE;
  *   <li>With frame objects: {@link #readFrame(ChannelHandlerContext, ByteBuf, PooledHttp2FrameListener)} hands
  *       each frame to the listener as a {@link PooledHttp2Frame}, which the listener must release.</li>
  * </ul>
+ *
+ * <h3>Input</h3>
+ * The reader reads its input to the end. The start of a frame that the input ends in is moved into a buffer of the
+ * reader's own, sized to the frame (at most the max frame size this end advertised), and the frame is completed
+ * from the next inputs: {@code ByteToMessageDecoder} then releases its cumulation and takes the next socket read
+ * as it is, where with {@code DefaultHttp2FrameReader} it copies each next read behind the bytes left over. Such
+ * a frame's payload is a view of that buffer instead of the input. {@link #close()} releases it.
  *
  * <h3>Reuse</h3>
  * Frames are parsed into objects kept per thread, one of each type, shared by every reader on the thread: a read
@@ -120,6 +128,11 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     /** Set on a connection error, which leaves the connection unusable: all later input is skipped. */
     private boolean readError;
     private int payloadLength;
+    /**
+     * The bytes so far of a frame that did not arrive whole: its header while {@link #readingFrameHeader}, then
+     * its payload; null otherwise. See {@link #keepPartialFrame}.
+     */
+    private ByteBuf partialFrame;
     private byte frameType;
     private short flags;
     private int streamId;
@@ -216,7 +229,8 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
      * call, so that it can be given the reader's own reused objects: payloads are then the frames' views, valid
      * during the call (retaining one keeps it, and its frame, alive). Default {@code false}: it gets objects of its
      * own (headers decoded into a new container, a new settings map, new flags, payloads as slices of the input,
-     * valid as long as the input, as from the stock reader).
+     * as from the stock reader, valid as long as the input; for a frame that arrived in parts, slices of the
+     * reader's own buffer, valid during the call and kept by retaining them).
      */
     public PooledHttp2FrameReader listenerKeepsNothing(boolean keepsNothing) {
         listenerKeepsNothing = keepsNothing;
@@ -261,10 +275,14 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         return maxFrameSize;
     }
 
-    /** Releases the header block in progress, if any. Between reads the reader holds nothing else. */
+    /**
+     * Releases the header block and the partial frame in progress, if any. Between reads the reader holds nothing
+     * else.
+     */
     @Override
     public void close() {
         abandonHeaderBlock();
+        releasePartialFrame();
     }
 
     /**
@@ -287,8 +305,9 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
 
     /**
      * Reads as many whole frames as {@code input} holds and hands each to {@code listener} as a
-     * {@link PooledHttp2Frame} that the listener must release. A partial frame stays in {@code input} for the
-     * next call, as with {@code DefaultHttp2FrameReader}.
+     * {@link PooledHttp2Frame} that the listener must release. The start of a frame that {@code input} ends in is
+     * taken out of it and kept by the reader until the rest arrives (or {@link #close()}), so that the input is
+     * always read to its end.
      *
      * @throws Http2Exception for a protocol error, with the {@code Http2Error} and the stream or connection
      *         scope that {@code DefaultHttp2FrameReader} gives it; after a connection error all later input is
@@ -312,28 +331,36 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         // the read ends: a connection between reads holds none. A local, not a field: no barrier.
         FrameSet frames = null;
         try {
-            do {
+            if (partialFrame != null) {
+                if (!completePartialFrame(input)) {
+                    return;
+                }
+                ByteBuf whole = partialFrame;
+                if (whole != null) {
+                    partialFrame = null;
+                    try {
+                        frames = framesFor(frames);
+                        readWholeFrame(ctx, whole, frames);
+                    } finally {
+                        whole.release();
+                    }
+                }
+            }
+            for (;;) {
                 if (readingFrameHeader && !readFrameHeader(input)) {
+                    keepPartialFrame(input, FRAME_HEADER_LENGTH);
                     return;
                 }
                 if (input.readableBytes() < payloadLength) {
+                    keepPartialFrame(input, payloadLength);
                     return;
                 }
-                readingFrameHeader = true;
-                int payloadEnd = input.readerIndex() + payloadLength;
-                try {
-                    verifyFrame();
-                    if (frames == null && reusing && needsFrame()) {
-                        frames = FrameSet.take(lastFrames);
-                        if (frames != lastFrames) {
-                            lastFrames = frames;
-                        }
-                    }
-                    readPayload(ctx, input, payloadEnd, frames);
-                } finally {
-                    input.readerIndex(payloadEnd);
+                frames = framesFor(frames);
+                readWholeFrame(ctx, input, frames);
+                if (!input.isReadable()) {
+                    return;
                 }
-            } while (input.isReadable());
+            }
         } catch (Http2Exception e) {
             if (!Http2Exception.isStreamError(e)) {
                 onConnectionError();
@@ -353,6 +380,84 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     }
 
     /**
+     * The frame set for the frame whose header was read: {@code frames} if the read already took it, the thread's
+     * if this frame is the first that needs one. Taken by the caller, before parsing, so that its {@code finally}
+     * gives it back whatever the parse throws.
+     */
+    private FrameSet framesFor(FrameSet frames) {
+        if (frames == null && reusing && needsFrame()) {
+            frames = FrameSet.take(lastFrames);
+            if (frames != lastFrames) {
+                lastFrames = frames;
+            }
+        }
+        return frames;
+    }
+
+    /** Verifies and parses the frame whose header was read and whose whole payload {@code in} holds. */
+    private void readWholeFrame(ChannelHandlerContext ctx, ByteBuf in, FrameSet frames) throws Http2Exception {
+        readingFrameHeader = true;
+        int payloadEnd = in.readerIndex() + payloadLength;
+        try {
+            verifyFrame();
+            readPayload(ctx, in, payloadEnd, frames);
+        } finally {
+            in.readerIndex(payloadEnd);
+        }
+    }
+
+    /**
+     * Moves the start of a frame that the input ends in, header or payload, into a buffer of its own, so that the
+     * input is left empty. {@code ByteToMessageDecoder} then releases its cumulation and takes the next socket
+     * read as it is, instead of copying that whole read behind the few bytes left over; the reader copies only
+     * the rest of this one frame ({@link #completePartialFrame}). Like Go's {@code Framer}, it sizes the buffer
+     * to the frame's length at once: at most the max frame size that this end advertised.
+     */
+    private void keepPartialFrame(ByteBuf input, int length) {
+        int readable = input.readableBytes();
+        if (readable == 0) {
+            return;
+        }
+        ByteBufAllocator alloc = input.alloc();
+        ByteBuf partial = input.isDirect() ? alloc.directBuffer(length, length) : alloc.heapBuffer(length, length);
+        partial.writeBytes(input, readable);
+        partialFrame = partial;
+    }
+
+    /**
+     * Appends to {@link #partialFrame} what the input has of the rest of its frame. Returns false if the input ran
+     * out first. Once a header is whole it is parsed and its buffer released ({@code partialFrame} is then null and
+     * the payload is read from the input); once a payload is whole, {@code partialFrame} holds it.
+     */
+    private boolean completePartialFrame(ByteBuf input) throws Http2Exception {
+        ByteBuf partial = partialFrame;
+        int length = readingFrameHeader ? FRAME_HEADER_LENGTH : payloadLength;
+        int missing = length - partial.readableBytes();
+        if (input.readableBytes() < missing) {
+            partial.writeBytes(input);
+            return false;
+        }
+        partial.writeBytes(input, missing);
+        if (readingFrameHeader) {
+            partialFrame = null;
+            try {
+                readFrameHeader(partial);
+            } finally {
+                partial.release();
+            }
+        }
+        return true;
+    }
+
+    private void releasePartialFrame() {
+        ByteBuf partial = partialFrame;
+        if (partial != null) {
+            partialFrame = null;
+            partial.release();
+        }
+    }
+
+    /**
      * The listener to call straight from the parsed values, for frames no object has to outlive; null on the frame
      * API path and for a frame codec, which fires frame objects.
      */
@@ -366,7 +471,9 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
      * long as the input, kept by retaining them. A slice costs less than the protocol of a reused frame and its
      * view (FrameParseBenchmark, DATA 1 KiB on the listener path: 0.80 of the view's time in paired rounds), and a
      * listener that holds one without retaining it, as Mockito's argument captors do, reads what it would read
-     * with the stock reader.
+     * with the stock reader, as long as the frame came whole in one input. (A frame that arrived in parts is
+     * sliced from the reader's own buffer, released after the call unless retained: what a cumulation released
+     * by {@code ByteToMessageDecoder} would be to the stock reader's slice.)
      */
     private Http2FrameListener keepingListener() {
         return listenerKeepsNothing ? null : direct();
@@ -403,6 +510,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     private void onConnectionError() {
         readError = true;
         abandonHeaderBlock();
+        releasePartialFrame();
     }
 
     private boolean readFrameHeader(ByteBuf in) throws Http2Exception {
@@ -1008,6 +1116,14 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         return length;
     }
 
+    /**
+     * For tests: the bytes of a partial frame that the reader holds. With the input left unread, they are the
+     * bytes the stock reader would have left in its input (it takes a frame's header out of the input once whole).
+     */
+    int partialFrameBytes() {
+        return partialFrame != null ? partialFrame.readableBytes() : 0;
+    }
+
     /** For tests: whether a header block buffer is held between frames. */
     boolean holdsHeaderBlockBuffer() {
         return headerBlock != null;
@@ -1019,6 +1135,6 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
      */
     boolean holdsAnything() {
         return lastFrames != null && lastFrames.inUse() || inFlight != null || headerBlockFrame != null
-                || headerBlock != null;
+                || headerBlock != null || partialFrame != null;
     }
 }

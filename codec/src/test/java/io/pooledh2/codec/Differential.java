@@ -157,7 +157,10 @@ final class Differential {
                 pending.add(TRAILER);
             }
             deliver(pending, mode, cumulation, reader, transcript);
-            transcript.note("END remaining=" + cumulation.remaining());
+            // What is received but not yet parsed: the pooled reader takes a partial frame out of the input.
+            int held = reader instanceof PooledHttp2FrameReader
+                    ? ((PooledHttp2FrameReader) reader).partialFrameBytes() : 0;
+            transcript.note("END remaining=" + (cumulation.remaining() + held));
         } finally {
             // Same order as Http2ConnectionHandler removal: the cumulation goes first, then the reader closes.
             cumulation.close(transcript);

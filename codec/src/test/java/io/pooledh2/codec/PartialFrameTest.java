@@ -1,0 +1,298 @@
+/*
+ * Copyright 2026 The pooledh2 authors. Licensed under the Apache License, version 2.0.
+ */
+package io.pooledh2.codec;
+
+import io.netty.buffer.AbstractByteBufAllocator;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.UnpooledHeapByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http2.Http2DataFrame;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2FrameAdapter;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A frame that the input ends in: the reader takes its start out of the input, so that the input is always read
+ * to its end and {@code ByteToMessageDecoder} never copies a next read behind left-over bytes; it keeps those bytes
+ * in a buffer of its own until the rest arrives, and lets go of that buffer once the frame is parsed, on close and
+ * on a connection error.
+ */
+class PartialFrameTest {
+
+    private static final byte[] PAYLOAD = Frames.pattern(20, 7);
+    private static final byte[] DATA_FRAME = Frames.data(3, Frames.END_STREAM, PAYLOAD);
+
+    private EmbeddedChannel channel;
+    private ChannelHandlerContext ctx;
+    private RecordingAllocator alloc;
+
+    @BeforeEach
+    void setUp() {
+        channel = new EmbeddedChannel(new ChannelInboundHandlerAdapter());
+        channel.config().setAllocator(PooledByteBufAllocator.DEFAULT);
+        ctx = channel.pipeline().firstContext();
+        alloc = new RecordingAllocator();
+    }
+
+    @AfterEach
+    void tearDown() {
+        channel.finishAndReleaseAll();
+    }
+
+    /** Makes heap buffers and remembers them: the first is the test's input, the others are the reader's. */
+    private static final class RecordingAllocator extends AbstractByteBufAllocator {
+        final List<ByteBuf> made = new ArrayList<>();
+
+        RecordingAllocator() {
+            super(false);
+        }
+
+        @Override
+        protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
+            ByteBuf buffer = new UnpooledHeapByteBuf(this, initialCapacity, maxCapacity);
+            made.add(buffer);
+            return buffer;
+        }
+
+        @Override
+        protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
+            throw new AssertionError("the input is a heap buffer: the reader's buffers are too");
+        }
+
+        @Override
+        public boolean isDirectBufferPooled() {
+            return false;
+        }
+
+        /** The buffers the reader made (all but the input), with whether each is still held. */
+        List<ByteBuf> readers() {
+            return made.subList(1, made.size());
+        }
+
+        boolean readerHoldsNone() {
+            for (ByteBuf buffer : readers()) {
+                if (buffer.refCnt() != 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /** Collects each DATA payload as a copy made during the call. */
+    private static final class DataCopies extends Http2FrameAdapter {
+        final List<byte[]> payloads = new ArrayList<>();
+
+        @Override
+        public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding,
+                              boolean endOfStream) {
+            payloads.add(ByteBufUtil.getBytes(data));
+            return data.readableBytes() + padding;
+        }
+    }
+
+    /** A frame cut anywhere, header or payload, reads the same; the input is empty after every call. */
+    @Test
+    void aFrameCutAnywhereLeavesTheInputReadAndReadsWhole() throws Exception {
+        EventLoopThread.run(() -> {
+            for (int cut = 1; cut < DATA_FRAME.length; cut++) {
+                alloc = new RecordingAllocator();
+                PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
+                DataCopies listener = new DataCopies();
+                // One buffer, appended to and read from, as ByteToMessageDecoder's cumulation is.
+                ByteBuf input = alloc.heapBuffer();
+                try {
+                    input.writeBytes(DATA_FRAME, 0, cut);
+                    reader.readFrame(ctx, input, listener);
+                    assertFalse(input.isReadable(), "cut at " + cut + ": the input is read to its end");
+                    assertEquals(cut < 9 ? cut : cut - 9, reader.partialFrameBytes(),
+                            "cut at " + cut + ": the header's bytes until it is whole, then the payload's");
+                    assertEquals(0, listener.payloads.size());
+
+                    input.writeBytes(DATA_FRAME, cut, DATA_FRAME.length - cut);
+                    reader.readFrame(ctx, input, listener);
+                    assertFalse(input.isReadable());
+                    assertEquals(1, listener.payloads.size(), "cut at " + cut);
+                    assertArrayEquals(PAYLOAD, listener.payloads.get(0), "cut at " + cut);
+                    assertEquals(0, reader.partialFrameBytes());
+                    assertFalse(reader.holdsAnything(), "cut at " + cut + ": nothing held once the frame is read");
+                    assertTrue(alloc.readerHoldsNone(), "cut at " + cut + ": every buffer of the reader released");
+                } finally {
+                    input.release();
+                    reader.close();
+                }
+            }
+        });
+    }
+
+    /** The rest of a cut frame is taken from the next read only as far as the frame goes; what follows is parsed. */
+    @Test
+    void framesAfterACutFrameAreReadFromTheInput() throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
+            DataCopies listener = new DataCopies();
+            byte[] second = Frames.data(5, 0, Frames.pattern(5, 1));
+            ByteBuf input = alloc.heapBuffer();
+            try {
+                input.writeBytes(DATA_FRAME, 0, 12);
+                reader.readFrame(ctx, input, listener);
+                input.writeBytes(DATA_FRAME, 12, DATA_FRAME.length - 12).writeBytes(second).writeBytes(second, 0, 4);
+                reader.readFrame(ctx, input, listener);
+                assertEquals(2, listener.payloads.size());
+                assertArrayEquals(PAYLOAD, listener.payloads.get(0));
+                assertArrayEquals(Frames.pattern(5, 1), listener.payloads.get(1));
+                assertFalse(input.isReadable());
+                assertEquals(4, reader.partialFrameBytes(), "the next frame's first 4 bytes");
+                assertEquals(9, alloc.made.get(alloc.made.size() - 1).capacity(), "a partial header's buffer");
+            } finally {
+                input.release();
+                reader.close();
+            }
+            assertTrue(alloc.readerHoldsNone());
+        });
+    }
+
+    /** A payload's buffer is sized to the frame at once: the rest is copied in without growing it. */
+    @Test
+    void aPartialPayloadGetsABufferOfTheFramesLength() throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
+            ByteBuf input = alloc.heapBuffer();
+            try {
+                input.writeBytes(DATA_FRAME, 0, 10);
+                reader.readFrame(ctx, input, new DataCopies());
+                ByteBuf partial = alloc.made.get(1);
+                assertEquals(PAYLOAD.length, partial.capacity());
+                assertEquals(PAYLOAD.length, partial.maxCapacity());
+            } finally {
+                input.release();
+                reader.close();
+            }
+        });
+    }
+
+    @Test
+    void closeReleasesAPartialHeaderAndAPartialPayload() throws Exception {
+        EventLoopThread.run(() -> {
+            for (int cut : new int[] {5, 14}) {
+                alloc = new RecordingAllocator();
+                PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
+                ByteBuf input = alloc.heapBuffer();
+                try {
+                    input.writeBytes(DATA_FRAME, 0, cut);
+                    reader.readFrame(ctx, input, new DataCopies());
+                    assertTrue(reader.holdsAnything(), "a frame in progress is held");
+                    assertFalse(alloc.readerHoldsNone());
+                } finally {
+                    input.release();
+                }
+                reader.close();
+                assertTrue(alloc.readerHoldsNone(), "cut at " + cut + ": released on close");
+                assertFalse(reader.holdsAnything());
+            }
+        });
+    }
+
+    /** A header completed in the reader's buffer that fails the connection: buffer released, later input skipped. */
+    @Test
+    void aConnectionErrorInACutHeaderReleasesItsBuffer() throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
+            byte[] tooLong = Frames.frame(Frames.DEFAULT_MAX_FRAME_SIZE + 1, Frames.DATA, 0, 1, new byte[0]);
+            ByteBuf input = alloc.heapBuffer();
+            try {
+                input.writeBytes(tooLong, 0, 4);
+                reader.readFrame(ctx, input, new DataCopies());
+                input.writeBytes(tooLong, 4, 5).writeBytes(DATA_FRAME);
+                Http2Exception e = assertThrows(Http2Exception.class,
+                        () -> reader.readFrame(ctx, input, new DataCopies()));
+                assertEquals(Http2Error.FRAME_SIZE_ERROR, e.error());
+                assertFalse(Http2Exception.isStreamError(e));
+                assertTrue(alloc.readerHoldsNone(), "the header's buffer is released");
+                DataCopies after = new DataCopies();
+                reader.readFrame(ctx, input, after);
+                assertFalse(input.isReadable());
+                assertEquals(0, after.payloads.size(), "input after a connection error is skipped");
+                assertEquals(0, reader.partialFrameBytes());
+            } finally {
+                input.release();
+                reader.close();
+            }
+        });
+    }
+
+    /** A payload completed in the reader's buffer that fails the connection: its buffer is released too. */
+    @Test
+    void aConnectionErrorInACutPayloadReleasesItsBuffer() throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
+            byte[] onStreamZero = Frames.data(0, 0, PAYLOAD);
+            ByteBuf input = alloc.heapBuffer();
+            try {
+                input.writeBytes(onStreamZero, 0, 15);
+                reader.readFrame(ctx, input, new DataCopies());
+                input.writeBytes(onStreamZero, 15, onStreamZero.length - 15);
+                Http2Exception e = assertThrows(Http2Exception.class,
+                        () -> reader.readFrame(ctx, input, new DataCopies()));
+                assertEquals(Http2Error.PROTOCOL_ERROR, e.error());
+                assertTrue(alloc.readerHoldsNone(), "the payload's buffer is released");
+            } finally {
+                input.release();
+                reader.close();
+            }
+        });
+    }
+
+    /**
+     * A frame parsed from the reader's buffer and kept past its callback holds that buffer, as a frame parsed from
+     * the input holds the input; its payload stays readable after later reads, until the frame is released.
+     */
+    @Test
+    void aKeptFrameFromACutFrameHoldsItsBuffer() throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
+            List<Http2DataFrame> kept = new ArrayList<>();
+            ByteBuf input = alloc.heapBuffer();
+            try {
+                input.writeBytes(DATA_FRAME, 0, 20);
+                reader.readFrame(ctx, input, (c, frame) -> kept.add((Http2DataFrame) frame));
+                input.writeBytes(DATA_FRAME, 20, DATA_FRAME.length - 20);
+                reader.readFrame(ctx, input, (c, frame) -> kept.add((Http2DataFrame) frame));
+                // The same payload again, whole: the reader parses into its next frame, from the input.
+                input.writeBytes(DATA_FRAME);
+                reader.readFrame(ctx, input, (c, frame) -> kept.add((Http2DataFrame) frame));
+                assertEquals(2, kept.size());
+                ByteBuf partial = alloc.made.get(1);
+                assertEquals(1, partial.refCnt(), "the kept frame holds the reader's buffer");
+                assertArrayEquals(PAYLOAD, ByteBufUtil.getBytes(kept.get(0).content()));
+                assertTrue(kept.get(0).release());
+                assertEquals(0, partial.refCnt(), "released with the frame");
+            } finally {
+                for (Http2DataFrame frame : kept) {
+                    if (frame.refCnt() > 0) {
+                        frame.release();
+                    }
+                }
+                input.release();
+                reader.close();
+            }
+        });
+    }
+}
