@@ -172,6 +172,8 @@ def main(argv):
             parser.error("unknown case %r" % case)
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
+    if args.out and not os.path.isdir(os.path.dirname(os.path.abspath(args.out))):
+        parser.error("--out %s: no such directory (checked now, not after the run)" % args.out)
     if not os.path.isfile(args.jar):
         parser.error("%s missing: mvn -B -pl jmh -am package -DskipTests" % args.jar)
 
