@@ -331,22 +331,12 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         // the read ends: a connection between reads holds none. A local, not a field: no barrier.
         FrameSet frames = null;
         try {
-            if (partialFrame != null) {
-                if (!completePartialFrame(input)) {
-                    return;
-                }
-                ByteBuf whole = partialFrame;
-                if (whole != null) {
-                    partialFrame = null;
-                    try {
-                        frames = framesFor(frames);
-                        readWholeFrame(ctx, whole, frames);
-                    } finally {
-                        whole.release();
-                    }
-                }
+            if (partialFrame != null && !readPartialFrame(ctx, input)) {
+                return;
             }
-            for (;;) {
+            // The loop of the stock reader; the partial frame's work stays out of it, in methods of their own,
+            // because a bigger loop measured 3 ns more per control frame on the listener path (FrameParseBenchmark).
+            do {
                 if (readingFrameHeader && !readFrameHeader(input)) {
                     keepPartialFrame(input, FRAME_HEADER_LENGTH);
                     return;
@@ -355,12 +345,18 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
                     keepPartialFrame(input, payloadLength);
                     return;
                 }
-                frames = framesFor(frames);
-                readWholeFrame(ctx, input, frames);
-                if (!input.isReadable()) {
-                    return;
+                readingFrameHeader = true;
+                int payloadEnd = input.readerIndex() + payloadLength;
+                try {
+                    verifyFrame();
+                    if (frames == null && reusing && needsFrame()) {
+                        frames = takeFrames();
+                    }
+                    readPayload(ctx, input, payloadEnd, frames);
+                } finally {
+                    input.readerIndex(payloadEnd);
                 }
-            }
+            } while (input.isReadable());
         } catch (Http2Exception e) {
             if (!Http2Exception.isStreamError(e)) {
                 onConnectionError();
@@ -379,38 +375,61 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         }
     }
 
-    /**
-     * The frame set for the frame whose header was read: {@code frames} if the read already took it, the thread's
-     * if this frame is the first that needs one. Taken by the caller, before parsing, so that its {@code finally}
-     * gives it back whatever the parse throws.
-     */
-    private FrameSet framesFor(FrameSet frames) {
-        if (frames == null && reusing && needsFrame()) {
-            frames = FrameSet.take(lastFrames);
-            if (frames != lastFrames) {
-                lastFrames = frames;
-            }
+    /** The thread's frame set, remembered so that the next read finds it without a thread-local lookup. */
+    private FrameSet takeFrames() {
+        FrameSet frames = FrameSet.take(lastFrames);
+        if (frames != lastFrames) {
+            lastFrames = frames;
         }
         return frames;
     }
 
-    /** Verifies and parses the frame whose header was read and whose whole payload {@code in} holds. */
-    private void readWholeFrame(ChannelHandlerContext ctx, ByteBuf in, FrameSet frames) throws Http2Exception {
+    /**
+     * Reads what {@code input} has of the rest of {@link #partialFrame}, and the frame once it is whole. Returns
+     * whether the input is to be read on: false if it ran out first. At most one frame per read comes this way,
+     * so it takes and gives back a frame set of its own rather than share the loop's.
+     */
+    private boolean readPartialFrame(ChannelHandlerContext ctx, ByteBuf input) throws Http2Exception {
+        ByteBuf partial = partialFrame;
+        int length = readingFrameHeader ? FRAME_HEADER_LENGTH : payloadLength;
+        int missing = length - partial.readableBytes();
+        if (input.readableBytes() < missing) {
+            partial.writeBytes(input);
+            return false;
+        }
+        partial.writeBytes(input, missing);
+        partialFrame = null;
+        if (readingFrameHeader) {
+            // The payload is read from the input by the loop, or kept again if the input ends first.
+            try {
+                readFrameHeader(partial);
+            } finally {
+                partial.release();
+            }
+            return true;
+        }
         readingFrameHeader = true;
-        int payloadEnd = in.readerIndex() + payloadLength;
+        FrameSet frames = null;
         try {
             verifyFrame();
-            readPayload(ctx, in, payloadEnd, frames);
+            if (reusing && needsFrame()) {
+                frames = takeFrames();
+            }
+            readPayload(ctx, partial, partial.writerIndex(), frames);
         } finally {
-            in.readerIndex(payloadEnd);
+            if (frames != null) {
+                frames.giveBack();
+            }
+            partial.release();
         }
+        return input.isReadable();
     }
 
     /**
      * Moves the start of a frame that the input ends in, header or payload, into a buffer of its own, so that the
      * input is left empty. {@code ByteToMessageDecoder} then releases its cumulation and takes the next socket
      * read as it is, instead of copying that whole read behind the few bytes left over; the reader copies only
-     * the rest of this one frame ({@link #completePartialFrame}). Like Go's {@code Framer}, it sizes the buffer
+     * the rest of this one frame ({@link #readPartialFrame}). Like Go's {@code Framer}, it sizes the buffer
      * to the frame's length at once: at most the max frame size that this end advertised.
      */
     private void keepPartialFrame(ByteBuf input, int length) {
@@ -422,31 +441,6 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         ByteBuf partial = input.isDirect() ? alloc.directBuffer(length, length) : alloc.heapBuffer(length, length);
         partial.writeBytes(input, readable);
         partialFrame = partial;
-    }
-
-    /**
-     * Appends to {@link #partialFrame} what the input has of the rest of its frame. Returns false if the input ran
-     * out first. Once a header is whole it is parsed and its buffer released ({@code partialFrame} is then null and
-     * the payload is read from the input); once a payload is whole, {@code partialFrame} holds it.
-     */
-    private boolean completePartialFrame(ByteBuf input) throws Http2Exception {
-        ByteBuf partial = partialFrame;
-        int length = readingFrameHeader ? FRAME_HEADER_LENGTH : payloadLength;
-        int missing = length - partial.readableBytes();
-        if (input.readableBytes() < missing) {
-            partial.writeBytes(input);
-            return false;
-        }
-        partial.writeBytes(input, missing);
-        if (readingFrameHeader) {
-            partialFrame = null;
-            try {
-                readFrameHeader(partial);
-            } finally {
-                partial.release();
-            }
-        }
-        return true;
     }
 
     private void releasePartialFrame() {
