@@ -1125,7 +1125,8 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
 
     /**
      * For tests: whether the reader holds a frame set in use, a frame or a buffer; never between reads, a header
-     * block or a partial frame in progress aside. (It keeps a pointer to the thread's shared set, whose frames are free.)
+     * block or a partial frame in progress aside. (It keeps a pointer to the thread's shared set, whose frames are
+     * free.)
      */
     boolean holdsAnything() {
         return lastFrames != null && lastFrames.inUse() || inFlight != null || headerBlockFrame != null
