@@ -62,10 +62,11 @@ import static io.netty.handler.codec.http2.Http2FrameTypes.WINDOW_UPDATE;
  *
  * <h3>Input</h3>
  * The reader reads its input to the end. The start of a frame that the input ends in is moved into a buffer of the
- * reader's own, sized to the frame (at most the max frame size this end advertised), and the frame is completed
- * from the next inputs: {@code ByteToMessageDecoder} then releases its cumulation and takes the next socket read
- * as it is, where with {@code DefaultHttp2FrameReader} it copies each next read behind the bytes left over. Such
- * a frame's payload is a view of that buffer instead of the input. {@link #close()} releases it.
+ * reader's own, sized to the frame (beyond the bytes that have arrived, by at most 1 MiB; growing as the rest of a
+ * longer frame comes), and the frame is completed from the next inputs: {@code ByteToMessageDecoder} then
+ * releases its cumulation and takes the next socket read as it is, where with {@code DefaultHttp2FrameReader} it
+ * copies each next read behind the bytes left over. Such a frame's payload is a view of that buffer instead of
+ * the input. {@link #close()} releases it.
  *
  * <h3>Reuse</h3>
  * Frames are parsed into objects kept per thread, one of each type, shared by every reader on the thread: a read
@@ -101,6 +102,11 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     private static final InternalLogger logger = InternalLoggerFactory.getInstance(PooledHttp2FrameReader.class);
     /** Netty's default for the CONTINUATION-flood limit. */
     private static final int DEFAULT_MAX_SMALL_CONTINUATION_FRAMES = 16;
+    /**
+     * The most a cut frame's buffer is sized beyond the bytes that have arrived: 1 MiB, the largest frame a Go
+     * server accepts by default and so sizes at once. Netty's default max frame size, 16 KiB, is far below it.
+     */
+    static final int PARTIAL_FRAME_MAX_PRESIZE = 1 << 20;
 
     static {
         if (logger.isDebugEnabled()) {
@@ -430,15 +436,18 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
      * input is left empty. {@code ByteToMessageDecoder} then releases its cumulation and takes the next socket
      * read as it is, instead of copying that whole read behind the few bytes left over; the reader copies only
      * the rest of this one frame ({@link #readPartialFrame}). Like Go's {@code Framer}, it sizes the buffer
-     * to the frame's length at once: at most the max frame size that this end advertised.
+     * to the frame's length at once, so that the rest is copied once, without growing it; but by no more than
+     * {@link #PARTIAL_FRAME_MAX_PRESIZE} beyond the bytes that have arrived, so that a peer's 9-byte header
+     * cannot make a reader that advertises frames of up to 16 MiB hold 16 MiB. Longer frames grow as they come.
      */
     private void keepPartialFrame(ByteBuf input, int length) {
         int readable = input.readableBytes();
         if (readable == 0) {
             return;
         }
+        int capacity = length - readable <= PARTIAL_FRAME_MAX_PRESIZE ? length : readable + PARTIAL_FRAME_MAX_PRESIZE;
         ByteBufAllocator alloc = input.alloc();
-        ByteBuf partial = input.isDirect() ? alloc.directBuffer(length, length) : alloc.heapBuffer(length, length);
+        ByteBuf partial = input.isDirect() ? alloc.directBuffer(capacity, length) : alloc.heapBuffer(capacity, length);
         partial.writeBytes(input, readable);
         partialFrame = partial;
     }

@@ -188,6 +188,42 @@ class PartialFrameTest {
         });
     }
 
+    /**
+     * A frame longer than the presize, allowed by a raised max frame size: its header does not make the reader
+     * allocate the whole frame; the buffer grows as the payload comes, and the frame reads whole.
+     */
+    @Test
+    void aLongFramesBufferIsPresizedByAtMostTheCapAndGrows() throws Exception {
+        int length = 2 * PooledHttp2FrameReader.PARTIAL_FRAME_MAX_PRESIZE + 100;
+        byte[] payload = Frames.pattern(length, 3);
+        byte[] frame = Frames.data(5, 0, payload);
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
+            reader.maxFrameSize(length);
+            DataCopies listener = new DataCopies();
+            ByteBuf input = alloc.heapBuffer();
+            try {
+                input.writeBytes(frame, 0, 9 + 10);
+                reader.readFrame(ctx, input, listener);
+                ByteBuf partial = alloc.made.get(1);
+                assertEquals(10 + PooledHttp2FrameReader.PARTIAL_FRAME_MAX_PRESIZE, partial.capacity());
+                assertEquals(length, partial.maxCapacity());
+                for (int from = 9 + 10; from < frame.length; from += 300_000) {
+                    input.clear().writeBytes(frame, from, Math.min(300_000, frame.length - from));
+                    reader.readFrame(ctx, input, listener);
+                    assertFalse(input.isReadable());
+                }
+                assertEquals(1, listener.payloads.size());
+                assertArrayEquals(payload, listener.payloads.get(0));
+                assertEquals(2, alloc.made.size(), "one buffer for the partial payload, grown in place");
+                assertTrue(alloc.readerHoldsNone());
+            } finally {
+                input.release();
+                reader.close();
+            }
+        });
+    }
+
     @Test
     void closeReleasesAPartialHeaderAndAPartialPayload() throws Exception {
         EventLoopThread.run(() -> {
