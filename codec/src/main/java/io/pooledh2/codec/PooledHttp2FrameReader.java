@@ -445,7 +445,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         if (readable == 0) {
             return;
         }
-        int capacity = length - readable <= PARTIAL_FRAME_MAX_PRESIZE ? length : readable + PARTIAL_FRAME_MAX_PRESIZE;
+        int capacity = Math.min(length, readable + PARTIAL_FRAME_MAX_PRESIZE);
         ByteBufAllocator alloc = input.alloc();
         ByteBuf partial = input.isDirect() ? alloc.directBuffer(capacity, length) : alloc.heapBuffer(capacity, length);
         partial.writeBytes(input, readable);
