@@ -14,6 +14,7 @@
 #
 # Environment: MEASURED_SECONDS (10; not SECONDS, which is bash's own clock), WARMUPS (6), WARMUP_SECONDS (5), H2LOAD_ARGS ("-c 4 -m 100 -t 1"),
 # SERVER_JVM_ARGS (-Xms1g -Xmx1g -XX:+UseG1GC), PIPELINE (the server's --pipeline; default its own),
+# SERVER_ARGS (more server options for both codecs, e.g. "--threads 1"), SCENARIOS ("hello echo"),
 # SKIP_BUILD=1 to reuse the server jar. Installs h2load from Debian's nghttp2-client when it is missing.
 # Run nothing else meanwhile: the machine has 2 cores and the server and h2load share them.
 set -euo pipefail
@@ -32,7 +33,8 @@ bench_name=h2load
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
 summary=()
-for scenario in hello echo; do
+# shellcheck disable=SC2086
+for scenario in ${SCENARIOS:-hello echo}; do
   : > "$work/pooled.$scenario"
   : > "$work/stock.$scenario"
   for round in $(seq 1 "$rounds"); do
@@ -42,6 +44,8 @@ for scenario in hello echo; do
       flags=()
       [ "$codec" = stock ] && flags+=(--stock)
       [ -n "${PIPELINE:-}" ] && flags+=(--pipeline "$PIPELINE")
+      # shellcheck disable=SC2206
+      [ -n "${SERVER_ARGS:-}" ] && flags+=(${SERVER_ARGS})
       start_server "$server_jvm_args" "${flags[@]}"
       scenario_request "$scenario"
       for _ in $(seq 1 "$warmups"); do run_h2load "$warmup_seconds" "$url" "${extra[@]}" > /dev/null; done
