@@ -10,7 +10,7 @@
 # Each round starts a fresh server per codec, warms it up with 3 x 5 s of h2load on fresh connections, then
 # counts 8 s in the middle of a 10 s h2load run and divides by that run's req/s; the order of the codecs
 # alternates between rounds. Prints each round, then each codec's median CPU per request and their ratio.
-# Same h2load options and server JVM options as h2load.sh. Run nothing else meanwhile.
+# Same h2load options, server JVM options and SERVER_CPUS / H2LOAD_CPUS as h2load.sh. Run nothing else meanwhile.
 #
 # At full load the two processes share both cores, so a server's CPU per request mostly mirrors its req/s. To
 # compare what each server spends on the same work, offer a fixed rate below both servers' capacity, e.g.
@@ -42,7 +42,7 @@ for round in $(seq 1 "$rounds"); do
     scenario_request "$scenario"
     for _ in 1 2 3; do run_h2load 5 "$url" "${extra[@]}" > /dev/null; done
     # shellcheck disable=SC2086
-    h2load $h2load_args -D 10 "${extra[@]}" "$url" > "$work/h2load.out" 2>&1 &
+    ${H2LOAD_CPUS:+taskset -c "$H2LOAD_CPUS"} h2load $h2load_args -D 10 "${extra[@]}" "$url" > "$work/h2load.out" 2>&1 &
     load=$!
     sleep 1
     perf stat -x, -e "$events" -p "$server_pid" -- sleep 8 2> "$work/perf.csv"

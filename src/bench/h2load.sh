@@ -15,7 +15,8 @@
 # Environment: MEASURED_SECONDS (10; not SECONDS, which is bash's own clock), WARMUPS (6), WARMUP_SECONDS (5), H2LOAD_ARGS ("-c 4 -m 100 -t 1"),
 # SERVER_JVM_ARGS (-Xms1g -Xmx1g -XX:+UseG1GC), PIPELINE (the server's --pipeline; default its own),
 # SERVER_ARGS (more server options for both codecs, e.g. "--threads 1"), SCENARIOS ("hello echo"),
-# SKIP_BUILD=1 to reuse the server jar. Installs h2load from Debian's nghttp2-client when it is missing.
+# SERVER_CPUS and H2LOAD_CPUS (taskset CPU lists, e.g. 1 and 0: each process on a core of its own instead of both
+# sharing the two), SKIP_BUILD=1 to reuse the server jar. Installs h2load from Debian's nghttp2-client when it is missing.
 # Run nothing else meanwhile: the machine has 2 cores and the server and h2load share them.
 set -euo pipefail
 

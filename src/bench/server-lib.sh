@@ -2,7 +2,8 @@
 #
 # Sourced by h2load.sh, h2load-perf.sh and reuse-rate.sh: the example server's jar, a scratch directory, h2load,
 # one server at a time started and stopped, and h2load runs against it. The caller sets bench_name (the prefix of
-# its messages) and h2load_args before sourcing.
+# its messages) and h2load_args before sourcing. SERVER_CPUS and H2LOAD_CPUS, if set, are taskset CPU lists for
+# the server and for h2load.
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 jar=$root/server-example/target/pooledh2-server-example.jar
@@ -42,7 +43,7 @@ start_server() {
   shift
   port=$(free_port)
   # shellcheck disable=SC2086
-  java $jvm_args -Dio.netty.leakDetection.level=disabled -jar "$jar" --port "$port" "$@" > "$work/server.log" 2>&1 &
+  ${SERVER_CPUS:+taskset -c "$SERVER_CPUS"} java $jvm_args -Dio.netty.leakDetection.level=disabled -jar "$jar" --port "$port" "$@" > "$work/server.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 1 100); do
     if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
@@ -74,7 +75,7 @@ run_h2load() {
   shift 2
   local out
   # shellcheck disable=SC2086
-  out=$(h2load $h2load_args -D "$duration" "$@" "$url" 2>&1) || { echo "$out" >&2; exit 1; }
+  out=$(${H2LOAD_CPUS:+taskset -c "$H2LOAD_CPUS"} h2load $h2load_args -D "$duration" "$@" "$url" 2>&1) || { echo "$out" >&2; exit 1; }
   local failed
   failed=$(echo "$out" | sed -n 's/^requests: .* \([0-9]*\) failed, \([0-9]*\) errored.*/\1 \2/p')
   if [ "$failed" != "0 0" ]; then
