@@ -16,7 +16,8 @@
 # SERVER_JVM_ARGS (-Xms1g -Xmx1g -XX:+UseG1GC), PIPELINE (the server's --pipeline; default its own),
 # SERVER_ARGS (more server options for both codecs, e.g. "--threads 1"), SCENARIOS ("hello echo"),
 # SERVER_CPUS and H2LOAD_CPUS (taskset CPU lists, e.g. 1 and 0: each process on a core of its own instead of both
-# sharing the two), SKIP_BUILD=1 to reuse the server jar. Installs h2load from Debian's nghttp2-client when it is missing.
+# sharing the two), SKIP_BUILD=1 to reuse the server jar. Installs h2load from Debian's nghttp2-client when it is
+# missing.
 # Run nothing else meanwhile: the machine has 2 cores and the server and h2load share them.
 set -euo pipefail
 
