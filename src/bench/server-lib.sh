@@ -2,7 +2,8 @@
 #
 # Sourced by h2load.sh, h2load-perf.sh and reuse-rate.sh: the example server's jar, a scratch directory, h2load,
 # one server at a time started and stopped, and h2load runs against it. The caller sets bench_name (the prefix of
-# its messages) and h2load_args before sourcing. SERVER_CPUS and H2LOAD_CPUS, if set, are taskset CPU lists for
+# its messages) and h2load_args before sourcing. Several servers may run at once (h2load.sh keeps both codecs'
+# alive in a round); each start_server sets server_pid and port for the one it started. SERVER_CPUS and H2LOAD_CPUS, if set, are taskset CPU lists for
 # the server and for h2load.
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -10,9 +11,11 @@ jar=$root/server-example/target/pooledh2-server-example.jar
 results=$root/src/bench/results
 work=$(mktemp -d)
 server_pid=
+server_pids=()
 port=
 cleanup() {
-  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  local pid
+  for pid in "${server_pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -36,37 +39,47 @@ free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
 }
 
-# start_server "JVM ARGS" [SERVER ARGS...]: starts the server on a free port ($port), leak detection off, and
-# waits until it listens; its output goes to $work/server.log.
+# start_server "JVM ARGS" [SERVER ARGS...]: starts a server on a free port ($port, its pid in $server_pid), leak
+# detection off, and waits until it listens; its output goes to $work/server.log ($work/server-PORT.log when
+# SERVER_LOG_PER_PORT=1, for servers that run at once).
 start_server() {
   local jvm_args=$1
   shift
   port=$(free_port)
+  local log=$work/server.log
+  [ "${SERVER_LOG_PER_PORT:-0}" = 1 ] && log=$work/server-$port.log
   # shellcheck disable=SC2086
-  ${SERVER_CPUS:+taskset -c "$SERVER_CPUS"} java $jvm_args -Dio.netty.leakDetection.level=disabled -jar "$jar" --port "$port" "$@" > "$work/server.log" 2>&1 &
+  ${SERVER_CPUS:+taskset -c "$SERVER_CPUS"} java $jvm_args -Dio.netty.leakDetection.level=disabled -jar "$jar" --port "$port" "$@" > "$log" 2>&1 &
   server_pid=$!
+  server_pids+=("$server_pid")
   for _ in $(seq 1 100); do
     if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then return 0; fi
     sleep 0.1
   done
   echo "$bench_name: the server ($*) did not start:" >&2
-  cat "$work/server.log" >&2
+  cat "$log" >&2
   exit 1
 }
 
-# stop_server: stops it and waits, so that what it prints at stop is in $work/server.log.
+# stop_server [PID]: stops the server (the one started last by default) and waits, so that what it prints at
+# stop is in its log.
 stop_server() {
-  kill "$server_pid"
-  wait "$server_pid" 2>/dev/null || true
-  server_pid=
+  local pid=${1:-$server_pid} kept=() p
+  kill "$pid"
+  wait "$pid" 2>/dev/null || true
+  for p in "${server_pids[@]}"; do [ "$p" = "$pid" ] || kept+=("$p"); done
+  server_pids=("${kept[@]}")
+  [ "$pid" = "$server_pid" ] && server_pid=
+  return 0
 }
 
-# scenario_request hello|echo: sets url and extra (h2load's arguments) for GET /hello or POST /echo with 16 KiB,
-# on the server started last.
+# scenario_request hello|echo [PORT]: sets url and extra (h2load's arguments) for GET /hello or POST /echo with
+# 16 KiB, on the server on PORT (by default the one started last).
 scenario_request() {
-  url=http://127.0.0.1:$port/hello
+  local p=${2:-$port}
+  url=http://127.0.0.1:$p/hello
   extra=()
-  if [ "$1" = echo ]; then url=http://127.0.0.1:$port/echo; extra=(-d "$work/body16k"); fi
+  if [ "$1" = echo ]; then url=http://127.0.0.1:$p/echo; extra=(-d "$work/body16k"); fi
 }
 
 # run_h2load SECONDS URL [h2load args]: prints req/s; fails on any failed or errored request.
