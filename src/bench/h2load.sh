@@ -11,9 +11,10 @@
 # alternating from pair to pair and from round to round. Only the server h2load is loading does any work: the
 # other waits on its sockets.
 #
-# Why windows in pairs: on this shared machine the speed of one warm server moves by about 7% (standard
-# deviation) from one 5 s window to the next, as much within one JVM as between JVMs. Two windows next to each
-# other see about the same machine, and many short pairs average that out where one long run per server does not.
+# Why windows in pairs: on this shared machine the speed of one warm server moves by about 5% (standard
+# deviation, 2-7%) from one 5 s window to the next, within one JVM (h2load-warmup.sh shows it), so one 10 s run
+# per fresh server, as this script measured before, gave rounds that spread by 20-40%. Many short windows, the two
+# servers taking turns, average that out in the time a few long runs take.
 #
 # Scenarios: GET /hello (1 KiB answer) and POST /echo with a 16 KiB body. Prints every round (each codec's median
 # req/s over its windows, and the ratio pooled/stock of each pair), then per scenario: each codec's median over the
