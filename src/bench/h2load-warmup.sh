@@ -39,7 +39,7 @@ for round in $(seq 1 "$rounds"); do
     stop_server
     case "$server_jvm_args" in
       *PrintCompilation*)
-        line="$line; methods made not entrant: $(grep -c 'made not entrant' "$work/server.log" || true)" ;;
+        line="$line; methods made not entrant: $(grep -c 'made not entrant' "$server_log" || true)" ;;
     esac
     echo "$line"
   done

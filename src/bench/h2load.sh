@@ -40,7 +40,6 @@ h2load_args=${H2LOAD_ARGS:--c 4 -m 100 -t 1}
 server_jvm_args=${SERVER_JVM_ARGS:--Xms1g -Xmx1g -XX:+UseG1GC}
 
 bench_name=h2load
-SERVER_LOG_PER_PORT=1
 # shellcheck source=server-lib.sh
 . "$(dirname "$0")/server-lib.sh"
 
@@ -53,7 +52,7 @@ measure() {
   run_h2load "$duration" "$url" "${extra[@]}"
 }
 
-declare -A ports pids
+declare -A ports pids window
 summary=()
 # shellcheck disable=SC2086
 for scenario in ${SCENARIOS:-hello echo}; do
@@ -81,13 +80,11 @@ for scenario in ${SCENARIOS:-hello echo}; do
     for pair in $(seq 1 "$pairs"); do
       if [ $(((round + pair) % 2)) = 0 ]; then turn=("${order[@]}"); else turn=("${order[1]}" "${order[0]}"); fi
       for codec in "${turn[@]}"; do
-        rps=$(measure "$codec" "$seconds")
-        echo "$rps" >> "$work/round.$codec"
-        declare "rps_$codec=$rps"
+        window[$codec]=$(measure "$codec" "$seconds")
+        echo "${window[$codec]}" >> "$work/round.$codec"
       done
-      # shellcheck disable=SC2154
-      echo "$rps_pooled $rps_stock" >> "$work/pairs.$scenario"
-      ratios="$ratios $(awk -v p="$rps_pooled" -v s="$rps_stock" 'BEGIN {printf "%.2f", p / s}')"
+      echo "${window[pooled]} ${window[stock]}" >> "$work/pairs.$scenario"
+      ratios="$ratios $(awk -v p="${window[pooled]}" -v s="${window[stock]}" 'BEGIN {printf "%.2f", p / s}')"
     done
     for codec in "${order[@]}"; do stop_server "${pids[$codec]}"; done
     pooled=$(median < "$work/round.pooled" | xargs printf '%.0f')

@@ -35,6 +35,6 @@ for pipeline in multiplex frames listener; do
   {
     echo
     echo "pipeline $pipeline:"
-    sed -n '/^frame reuse/,$p' "$work/server.log" | grep -E 'parsed' || { echo "no counts printed"; cat "$work/server.log"; }
+    sed -n '/^frame reuse/,$p' "$server_log" | grep -E 'parsed' || { echo "no counts printed"; cat "$server_log"; }
   } | tee -a "$out"
 done

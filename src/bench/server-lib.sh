@@ -1,10 +1,9 @@
 # Copyright 2026 The pooledh2 authors. Licensed under the Apache License, version 2.0.
 #
-# Sourced by h2load.sh, h2load-perf.sh and reuse-rate.sh: the example server's jar, a scratch directory, h2load,
-# one server at a time started and stopped, and h2load runs against it. The caller sets bench_name (the prefix of
-# its messages) and h2load_args before sourcing. Several servers may run at once (h2load.sh keeps both codecs'
-# alive in a round); each start_server sets server_pid and port for the one it started. SERVER_CPUS and H2LOAD_CPUS, if set, are taskset CPU lists for
-# the server and for h2load.
+# Sourced by h2load.sh, h2load-perf.sh, h2load-warmup.sh and reuse-rate.sh: the example server's jar, a scratch
+# directory, h2load, servers started and stopped (several may run at once: h2load.sh keeps both codecs' alive in
+# a round), and h2load runs against them. The caller sets bench_name (the prefix of its messages) and h2load_args
+# before sourcing. SERVER_CPUS and H2LOAD_CPUS, if set, are taskset CPU lists for the servers and for h2load.
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 jar=$root/server-example/target/pooledh2-server-example.jar
@@ -12,6 +11,7 @@ results=$root/src/bench/results
 work=$(mktemp -d)
 server_pid=
 server_pids=()
+server_log=
 port=
 cleanup() {
   local pid
@@ -40,16 +40,14 @@ free_port() {
 }
 
 # start_server "JVM ARGS" [SERVER ARGS...]: starts a server on a free port ($port, its pid in $server_pid), leak
-# detection off, and waits until it listens; its output goes to $work/server.log ($work/server-PORT.log when
-# SERVER_LOG_PER_PORT=1, for servers that run at once).
+# detection off, and waits until it listens; its output goes to $server_log.
 start_server() {
   local jvm_args=$1
   shift
   port=$(free_port)
-  local log=$work/server.log
-  [ "${SERVER_LOG_PER_PORT:-0}" = 1 ] && log=$work/server-$port.log
+  server_log=$work/server-$port.log
   # shellcheck disable=SC2086
-  ${SERVER_CPUS:+taskset -c "$SERVER_CPUS"} java $jvm_args -Dio.netty.leakDetection.level=disabled -jar "$jar" --port "$port" "$@" > "$log" 2>&1 &
+  ${SERVER_CPUS:+taskset -c "$SERVER_CPUS"} java $jvm_args -Dio.netty.leakDetection.level=disabled -jar "$jar" --port "$port" "$@" > "$server_log" 2>&1 &
   server_pid=$!
   server_pids+=("$server_pid")
   for _ in $(seq 1 100); do
@@ -57,7 +55,7 @@ start_server() {
     sleep 0.1
   done
   echo "$bench_name: the server ($*) did not start:" >&2
-  cat "$log" >&2
+  cat "$server_log" >&2
   exit 1
 }
 
