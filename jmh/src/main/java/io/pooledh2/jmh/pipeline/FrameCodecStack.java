@@ -105,15 +105,11 @@ final class FrameCodecStack implements Http2Stack {
                     // but a correct application does this for every DATA frame, so it is part of this path.
                     ctx.write(new DefaultHttp2WindowUpdateFrame(data.initialFlowControlledBytes())
                             .stream(data.stream()));
-                    if (data.isEndStream()) {
-                        onEndOfStream(ctx, data.stream());
-                    }
+                    onData(ctx, data);
                 } else if (msg instanceof Http2HeadersFrame) {
                     Http2HeadersFrame headers = (Http2HeadersFrame) msg;
                     bh.consume(headers.headers());
-                    if (headers.isEndStream()) {
-                        onEndOfStream(ctx, headers.stream());
-                    }
+                    onHeaders(ctx, headers);
                 } else {
                     // SETTINGS, SETTINGS ACK, stream WINDOW_UPDATEs: the codec has acted on them already.
                     bh.consume(msg);
@@ -124,14 +120,50 @@ final class FrameCodecStack implements Http2Stack {
             }
         }
 
+        void onHeaders(ChannelHandlerContext ctx, Http2HeadersFrame headers) {
+            if (headers.isEndStream()) {
+                onEndOfStream(ctx, headers.stream());
+            }
+        }
+
+        void onData(ChannelHandlerContext ctx, Http2DataFrame data) {
+            if (data.isEndStream()) {
+                onEndOfStream(ctx, data.stream());
+            }
+        }
+
         abstract void onEndOfStream(ChannelHandlerContext ctx, Http2FrameStream stream);
     }
 
-    /** Answers each request once it has ended, on the request's stream, during the read that ended it. */
+    /**
+     * Answers each request once it has ended, on the request's stream, during the read that ended it; or for an
+     * echo, answers the HEADERS at once and writes each DATA payload back, retained, as the example server does.
+     */
     private static final class Server extends End {
 
         Server(Scenario scenario, Blackhole bh) {
             super(scenario, bh, scenario.responseBodyBytes);
+        }
+
+        @Override
+        void onHeaders(ChannelHandlerContext ctx, Http2HeadersFrame headers) {
+            if (scenario.echo) {
+                ctx.write(new DefaultHttp2HeadersFrame(scenario.responseHeaders, headers.isEndStream())
+                        .stream(headers.stream()));
+            } else {
+                super.onHeaders(ctx, headers);
+            }
+        }
+
+        @Override
+        void onData(ChannelHandlerContext ctx, Http2DataFrame data) {
+            if (scenario.echo) {
+                // The payload itself, with a reference of its own: it outlives the frame's release below.
+                ctx.write(new DefaultHttp2DataFrame(data.content().retain(), data.isEndStream())
+                        .stream(data.stream()));
+            } else {
+                super.onData(ctx, data);
+            }
         }
 
         @Override
@@ -151,6 +183,8 @@ final class FrameCodecStack implements Http2Stack {
     /** Opens a stream per request with {@code newStream()} and counts responses read to their end. */
     private static final class ClientEnd extends End implements Client {
         private final Runnable onResponseComplete;
+        /** DATA bytes of the response being read (one exchange at a time), checked when it ends. */
+        private long responseBytes;
 
         ClientEnd(Scenario scenario, Blackhole bh, Runnable onResponseComplete) {
             super(scenario, bh, scenario.requestBodyBytes);
@@ -169,7 +203,15 @@ final class FrameCodecStack implements Http2Stack {
         }
 
         @Override
+        void onData(ChannelHandlerContext ctx, Http2DataFrame data) {
+            responseBytes += data.content().readableBytes();
+            super.onData(ctx, data);
+        }
+
+        @Override
         void onEndOfStream(ChannelHandlerContext ctx, Http2FrameStream stream) {
+            scenario.checkResponse(responseBytes);
+            responseBytes = 0;
             onResponseComplete.run();
         }
     }

@@ -139,11 +139,38 @@ final class ListenerStack implements Http2Stack {
         abstract void onEndOfStream(ChannelHandlerContext ctx, int streamId);
     }
 
-    /** Answers each request once it has ended; the handler flushes on read complete. */
+    /**
+     * Answers each request once it has ended; or for an echo, answers the HEADERS at once and writes each DATA
+     * payload back, retained, as the example server does. The handler flushes on read complete.
+     */
     private static final class Server extends End {
 
         Server(Scenario scenario, Blackhole bh) {
             super(scenario, bh, scenario.responseBodyBytes);
+        }
+
+        @Override
+        public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding,
+                                  boolean endOfStream) {
+            if (scenario.echo) {
+                bh.consume(headers);
+                handler.encoder().writeHeaders(ctx, streamId, scenario.responseHeaders, 0, endOfStream,
+                        ctx.newPromise());
+            } else {
+                super.onHeadersRead(ctx, streamId, headers, padding, endOfStream);
+            }
+        }
+
+        @Override
+        public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding,
+                              boolean endOfStream) {
+            if (!scenario.echo) {
+                return super.onDataRead(ctx, streamId, data, padding, endOfStream);
+            }
+            int processed = data.readableBytes() + padding;
+            // The payload itself, with a reference of its own: the flow controller writes it after this returns.
+            handler.encoder().writeData(ctx, streamId, data.retain(), 0, endOfStream, ctx.newPromise());
+            return processed;
         }
 
         @Override
@@ -164,6 +191,8 @@ final class ListenerStack implements Http2Stack {
     /** Sends requests on new streams and counts responses read to their end. */
     private static final class ClientEnd extends End implements Client {
         private final Runnable onResponseComplete;
+        /** DATA bytes of the response being read (one exchange at a time), checked when it ends. */
+        private long responseBytes;
 
         ClientEnd(Scenario scenario, Blackhole bh, Runnable onResponseComplete) {
             super(scenario, bh, scenario.requestBodyBytes);
@@ -182,7 +211,16 @@ final class ListenerStack implements Http2Stack {
         }
 
         @Override
+        public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding,
+                              boolean endOfStream) {
+            responseBytes += data.readableBytes();
+            return super.onDataRead(ctx, streamId, data, padding, endOfStream);
+        }
+
+        @Override
         void onEndOfStream(ChannelHandlerContext ctx, int streamId) {
+            scenario.checkResponse(responseBytes);
+            responseBytes = 0;
             onResponseComplete.run();
         }
     }

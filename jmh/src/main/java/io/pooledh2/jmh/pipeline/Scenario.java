@@ -27,9 +27,15 @@ public final class Scenario {
     /** Null for no trailers. */
     final Http2Headers responseTrailers;
     final int maxFrameSize;
+    /**
+     * The server answers the request's HEADERS with {@link #responseHeaders} at once and writes each request DATA
+     * payload back as it arrives, with a reference of its own (the example server's {@code POST /echo}): the
+     * request's DATA outlives its callback, until the write has gone out.
+     */
+    final boolean echo;
 
     private Scenario(String name, Http2Headers requestHeaders, int requestBodyBytes, Http2Headers responseHeaders,
-                     int responseBodyBytes, Http2Headers responseTrailers, int maxFrameSize) {
+                     int responseBodyBytes, Http2Headers responseTrailers, int maxFrameSize, boolean echo) {
         this.name = name;
         this.requestHeaders = requestHeaders;
         this.requestBodyBytes = requestBodyBytes;
@@ -37,6 +43,7 @@ public final class Scenario {
         this.responseBodyBytes = responseBodyBytes;
         this.responseTrailers = responseTrailers;
         this.maxFrameSize = maxFrameSize;
+        this.echo = echo;
     }
 
     /** A GET and its bodiless 200, each with the pseudo-headers plus {@code headers} regular headers. */
@@ -47,7 +54,7 @@ public final class Scenario {
         addHeaders(request, REQUEST_HEADERS, headers);
         addHeaders(response, RESPONSE_HEADERS, headers);
         return new Scenario("request/response, " + headers + " headers", request, 0, response, 0, null,
-                16384);
+                16384, false);
     }
 
     /** A gRPC-style unary call: request headers and a body, response headers, a body and trailers. */
@@ -62,7 +69,8 @@ public final class Scenario {
                 .add("content-type", "application/grpc")
                 .add("grpc-encoding", "identity");
         Http2Headers trailers = new DefaultHttp2Headers().add("grpc-status", "0");
-        return new Scenario("unary " + bodyBytes + " B", request, bodyBytes, response, bodyBytes, trailers, 16384);
+        return new Scenario("unary " + bodyBytes + " B", request, bodyBytes, response, bodyBytes, trailers, 16384,
+                false);
     }
 
     /** A GET answered with {@code totalBytes} of DATA in frames of {@code frameSize} (the max frame size). */
@@ -74,7 +82,35 @@ public final class Scenario {
                 .add("content-type", "application/octet-stream")
                 .add("content-length", Integer.toString(totalBytes));
         return new Scenario("download " + totalBytes + " B in " + frameSize + " B frames", request, 0, response,
-                totalBytes, null, frameSize);
+                totalBytes, null, frameSize, false);
+    }
+
+    /**
+     * The example server's {@code POST /echo}: a request of headers and a body of {@code bodyBytes} in one DATA
+     * frame, answered with headers and the request's own DATA payload written back (see {@link #echo}).
+     */
+    public static Scenario echo(int bodyBytes) {
+        Http2Headers request = new DefaultHttp2Headers()
+                .method("POST").scheme("http").path("/echo").authority("127.0.0.1:8443");
+        Http2Headers response = new DefaultHttp2Headers().status("200")
+                .add("content-type", "application/octet-stream");
+        return new Scenario("echo " + bodyBytes + " B", request, bodyBytes, response, 0, null, 16384, true);
+    }
+
+    /** The bytes of DATA a response carries: the request's body for an echo. */
+    int responseBytes() {
+        return echo ? requestBodyBytes : responseBodyBytes;
+    }
+
+    /**
+     * Fails unless a response that ended carried {@code bytes} of DATA, {@link #responseBytes()}: a benchmark whose
+     * server answered wrongly must not be measured as if it had answered.
+     */
+    void checkResponse(long bytes) {
+        if (bytes != responseBytes()) {
+            throw new IllegalStateException(name + ": a response carried " + bytes + " bytes of DATA, expected "
+                    + responseBytes());
+        }
     }
 
     /** The SETTINGS both ends start with. */
