@@ -9,7 +9,7 @@
 #          pipeline 3 x 1 s warmup, 3 x 1 s measurement. The listenerKeepsNothing variant only for
 #          SETTINGS and GOAWAY, the two frames where it changes anything.
 #   standard  2 forks; per frame 2 x 1 s warmup, 5 x 1 s measurement; pipeline 3 x 1 s warmup, 5 x 1 s
-#          measurement; every variant (about 35 minutes). The profile the README quotes.
+#          measurement; every variant (about 37 minutes). The profile the README quotes.
 #   full   2 forks, 5 x 1 s warmup, 5 x 2 s measurement, every variant of every benchmark (about 55 minutes).
 #
 # Every run uses -prof gc (B/op, GC count and time), -foe true (a failing benchmark stops the run) and JSON
