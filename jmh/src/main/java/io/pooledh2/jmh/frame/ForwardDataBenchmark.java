@@ -24,10 +24,10 @@ import org.openjdk.jmh.infra.Blackhole;
 /**
  * One op: read one DATA frame and send its payload on, as an echo server or a proxy does on the frame-codec path.
  * The handler retains the frame's content and releases the frame during the callback (the content waits in the
- * flow controller's queue past the read); then, as Netty's write path does at the flush,
- * {@code DefaultHttp2FrameWriter.writeData} takes {@code retainedSlice()} of it and releases it, and the socket
- * write reads the slice through {@code internalNioBuffer} ({@code ChannelOutboundBuffer.nioBuffers}) and releases
- * it once written.
+ * flow controller's queue past the read); then, as Netty's write path does at the flush for a payload that fits in
+ * one frame without padding, {@code DefaultHttp2FrameWriter.writeData} takes {@code readSlice} of it, which carries
+ * the content's reference on with no retain, and the socket write reads the slice through
+ * {@code internalNioBuffer} ({@code ChannelOutboundBuffer.nioBuffers}) and releases it once written.
  *
  * <p>{@code stockFrame}: {@code DefaultHttp2FrameReader} and a new {@code DefaultHttp2DataFrame} with the retained
  * slice of the input, as {@code Http2FrameCodec} makes it; {@code pooledFrame}: {@code PooledHttp2FrameReader}'s
@@ -100,11 +100,11 @@ public class ForwardDataBenchmark extends FrameInputBenchmark {
         } else {
             ((PooledHttp2FrameReader) frameReader).readFrame(ctx, in, pooledListener);
         }
-        // The flush: the writer's slice, the content's release, the socket's read of the slice, its release.
+        // The flush: the writer's slice (the content's reference goes with it, as in Netty 4.2's writeData for
+        // an unpadded last frame), the socket's read of the slice, its release.
         ByteBuf data = pending;
         pending = null;
-        ByteBuf written = data.retainedSlice();
-        data.release();
+        ByteBuf written = data.readSlice(data.readableBytes());
         bh.consume(written.internalNioBuffer(written.readerIndex(), written.readableBytes()));
         written.release();
     }
