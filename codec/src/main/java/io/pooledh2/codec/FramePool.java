@@ -9,9 +9,9 @@ import io.netty.util.internal.SystemPropertyUtil;
 import java.util.function.Function;
 
 /**
- * The {@link Recycler} of one frame class. A reader only takes a frame from it when its {@link FrameSet} has
- * none of the type, because a consumer kept the last one; a kept frame comes back to it on its last release,
- * from any thread.
+ * The {@link Recycler} of one frame class. A reader only takes a frame from it when its {@link FrameSlot} has
+ * no free frame, because consumers kept them all; a kept frame comes back to it on its last release on another
+ * thread, or when its slot has no place for it.
  */
 final class FramePool<T extends PooledFrame> extends Recycler<T> {
 

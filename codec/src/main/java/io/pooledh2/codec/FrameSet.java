@@ -6,10 +6,11 @@ package io.pooledh2.codec;
 import io.netty.util.concurrent.FastThreadLocal;
 
 /**
- * The frames a thread's reads parse into, one of each type, shared by every reader on the thread: a reader takes
- * the set when a read needs its first frame and gives it back when the read ends. So a connection between reads
- * holds no frame, and the {@link io.netty.util.Recycler}, which costs more than an allocation, is only paid
- * when a consumer keeps a frame. A read nested in another read's callback on the same thread (an in-memory
+ * The frames a thread's reads parse into, a {@link FrameSlot} of each type, shared by every reader on the thread:
+ * a reader takes the set when a read needs its first frame and gives it back when the read ends. So a connection
+ * between reads holds no frame, and the {@link io.netty.util.Recycler}, which costs more than an allocation, is
+ * only paid when consumers keep more frames of a type at once than the thread has had out before, or release
+ * them on another thread. A read nested in another read's callback on the same thread (an in-memory
  * peer, a handler that feeds another channel) takes the next set down the chain.
  *
  * <p>A reader keeps a pointer to the set its last read used and takes it again when it is free and the thread's,

@@ -58,6 +58,8 @@ abstract class PooledFrame implements PooledHttp2Frame {
      * recycle now and a get for the slot's next parse). Null otherwise.
      */
     private FrameSlot<?> home;
+    /** The frame's position in the {@link FrameSlot} it was last taken from; only that slot reads it. */
+    int slotIndex;
 
     @SuppressWarnings("unchecked")
     PooledFrame(Recycler.Handle<? extends PooledFrame> handle, boolean hasPayload) {

@@ -69,11 +69,13 @@ import static io.netty.handler.codec.http2.Http2FrameTypes.WINDOW_UPDATE;
  * the input. {@link #close()} releases it.
  *
  * <h3>Reuse</h3>
- * Frames are parsed into objects kept per thread, one of each type, shared by every reader on the thread: a read
+ * Frames are parsed into objects kept per thread, by type, shared by every reader on the thread: a read
  * takes them when it needs the first and gives them back when it ends, so a connection between reads holds none.
  * When the consumer releases a frame during its callback, the next frame of that type is parsed into the same
- * object; a frame the consumer keeps is left to it, and the thread takes another from a
- * {@link io.netty.util.Recycler}. A frame and its payload share one reference count (DATA payloads, GOAWAY debug
+ * object; a frame the consumer keeps is left to it, and the next parse takes another of the thread's frames of
+ * that type, or one from a {@link io.netty.util.Recycler} if consumers kept them all. A kept frame released on
+ * the reader's thread goes back to the thread's frames, one released on another thread to the
+ * {@code Recycler}. A frame and its payload share one reference count (DATA payloads, GOAWAY debug
  * data and unknown payloads are views of the input, with no copy); the input is retained only for a frame that
  * outlives its callback. On the {@link Http2FrameListener} path the listener is called straight from the parsed
  * values, and frame objects carry only what the listener gets a reference to (the headers; for a listener that

@@ -21,7 +21,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -151,43 +154,53 @@ class ReuseProtocolTest {
     }
 
     /**
-     * A frame kept past its callback and released on the reader's thread goes back to the thread's slot, so the next
-     * parse of its type reuses it without the {@code Recycler}; one released on another thread is left to the
-     * {@code Recycler}, and the reader goes on with a frame that is free.
+     * Frames kept past their callback and released on the reader's thread go back to the thread's slot, however many
+     * were out at once, so the next parses of their type reuse them without the {@code Recycler}; one released on
+     * another thread is left to the {@code Recycler}, and the reader goes on with a frame that is free.
      */
     @Test
-    void keptFrameReleasedOnTheReadersThreadReturnsToItsSlot() throws Exception {
+    void keptFramesReleasedOnTheReadersThreadReturnToTheirSlot() throws Exception {
         EventLoopThread.run(() -> {
             PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
             ByteBuf in = input(FrameKind.DATA, 1);
             String data1 = ByteBufUtil.hexDump(RawFrames.bytes("data-1"));
-            List<PooledHttp2Frame> seen = new ArrayList<>();
-            // Two frames kept: the second read's comes from the pool, the slot's first being out.
-            reader.readFrame(ctx, in, (c, frame) -> seen.add(frame));
-            in.readerIndex(0);
-            reader.readFrame(ctx, in, (c, frame) -> seen.add(frame));
-            assertNotSame(seen.get(0), seen.get(1));
-            assertEquals(3, in.refCnt(), "each kept frame holds the input");
-            // The first released goes back to the slot; the slot then has a free frame, so the other is recycled.
-            assertTrue(seen.get(1).release());
-            assertTrue(seen.get(0).release());
+            List<PooledHttp2Frame> kept = new ArrayList<>();
+            // Three frames kept at once, as an echo keeps a read's DATA frames until the read's flush.
+            for (int i = 0; i < 3; i++) {
+                in.readerIndex(0);
+                reader.readFrame(ctx, in, (c, frame) -> kept.add(frame));
+            }
+            assertEquals(3, distinct(kept), "three frames out at once, each its own");
+            assertEquals(4, in.refCnt(), "each kept frame holds the input");
+            // Released out of order: each goes back to the slot.
+            assertTrue(kept.get(1).release());
+            assertTrue(kept.get(2).release());
+            assertTrue(kept.get(0).release());
             assertEquals(1, in.refCnt());
 
-            in.readerIndex(0);
-            reader.readFrame(ctx, in, (c, frame) -> {
-                seen.add(frame);
-                assertEquals(data1, ByteBufUtil.hexDump(((Http2DataFrame) frame).content()));
-                frame.release();
-            });
-            assertSame(seen.get(1), seen.get(2), "the frame released first is the slot's, not the pool's latest");
-            seen.remove(0);
+            List<PooledHttp2Frame> again = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                in.readerIndex(0);
+                reader.readFrame(ctx, in, (c, frame) -> {
+                    assertEquals(1, frame.refCnt());
+                    assertEquals(data1, ByteBufUtil.hexDump(((Http2DataFrame) frame).content()));
+                    again.add(frame);
+                });
+            }
+            for (int i = 0; i < 3; i++) {
+                assertSame(kept.get(i), again.get(i), "the slot's frames, in the order they were first taken");
+            }
+            again.forEach(PooledHttp2Frame::release);
+            assertEquals(1, in.refCnt());
 
+            List<PooledHttp2Frame> seen = new ArrayList<>();
             in.readerIndex(0);
             reader.readFrame(ctx, in, (c, frame) -> seen.add(frame));
-            Thread other = new Thread(() -> seen.get(2).release());
+            assertSame(kept.get(0), seen.get(0));
+            Thread other = new Thread(() -> seen.get(0).release());
             other.start();
             other.join();
-            assertEquals(0, seen.get(2).refCnt());
+            assertEquals(0, seen.get(0).refCnt());
             assertEquals(1, in.refCnt(), "the release on the other thread gave the input back");
             in.readerIndex(0);
             reader.readFrame(ctx, in, (c, frame) -> {
@@ -196,10 +209,16 @@ class ReuseProtocolTest {
                 assertEquals(data1, ByteBufUtil.hexDump(((Http2DataFrame) frame).content()));
                 frame.release();
             });
-            assertEquals(4, seen.size());
+            assertSame(kept.get(1), seen.get(1), "the slot's next free frame; the one released elsewhere is not its");
             assertEquals(1, in.refCnt());
             in.release();
         });
+    }
+
+    private static int distinct(List<PooledHttp2Frame> frames) {
+        Set<PooledHttp2Frame> set = Collections.newSetFromMap(new IdentityHashMap<>());
+        set.addAll(frames);
+        return set.size();
     }
 
     /**

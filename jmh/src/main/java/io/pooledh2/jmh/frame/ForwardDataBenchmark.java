@@ -29,6 +29,10 @@ import org.openjdk.jmh.infra.Blackhole;
  * the content's reference on with no retain, and the socket write reads the slice through
  * {@code internalNioBuffer} ({@code ChannelOutboundBuffer.nioBuffers}) and releases it once written.
  *
+ * <p>{@code framesPerRead}: how many such frames one read holds (one op reads them all and then flushes them all):
+ * an echo server under load reads several request DATA frames per socket read and writes them all back at the
+ * read's flush, so several kept frames are out at once.
+ *
  * <p>{@code stockFrame}: {@code DefaultHttp2FrameReader} and a new {@code DefaultHttp2DataFrame} with the retained
  * slice of the input, as {@code Http2FrameCodec} makes it; {@code pooledFrame}: {@code PooledHttp2FrameReader}'s
  * frame API, the content the frame's view of the input.
@@ -47,16 +51,27 @@ public class ForwardDataBenchmark extends FrameInputBenchmark {
     @Param
     public ReaderPath reader;
 
+    @Param({"1", "4"})
+    public int framesPerRead;
+
     private Blackhole bh;
     private Http2EventAdapter stockListener;
     private PooledHttp2FrameListener pooledListener;
-    /** The content the handler kept during the read, sent at the flush. */
-    private ByteBuf pending;
+    /** The contents the handler kept during the read, sent at the flush. */
+    private ByteBuf[] pending;
+    private int pendingCount;
 
     @Setup
     public void setUp(Blackhole bh) throws Exception {
         this.bh = bh;
-        open(frame.encode(ALLOC));
+        ByteBuf one = frame.encode(ALLOC);
+        ByteBuf in = ALLOC.directBuffer(one.readableBytes() * framesPerRead);
+        for (int i = 0; i < framesPerRead; i++) {
+            in.writeBytes(one, one.readerIndex(), one.readableBytes());
+        }
+        one.release();
+        open(in);
+        pending = new ByteBuf[framesPerRead];
         if (reader == ReaderPath.stockFrame) {
             frameReader = new DefaultHttp2FrameReader();
             stockListener = new Http2EventAdapter() {
@@ -87,7 +102,7 @@ public class ForwardDataBenchmark extends FrameInputBenchmark {
 
     /** The handler: the content goes on with a reference of its own, the frame is released. */
     private void keep(Http2DataFrame data) {
-        pending = data.content().retain();
+        pending[pendingCount++] = data.content().retain();
         data.release();
     }
 
@@ -100,17 +115,21 @@ public class ForwardDataBenchmark extends FrameInputBenchmark {
         } else {
             ((PooledHttp2FrameReader) frameReader).readFrame(ctx, in, pooledListener);
         }
-        // The flush: the writer's slice (the content's reference goes with it, as in Netty 4.2's writeData for
-        // an unpadded last frame), the socket's read of the slice, its release.
-        ByteBuf data = pending;
-        pending = null;
-        ByteBuf written = data.readSlice(data.readableBytes());
-        bh.consume(written.internalNioBuffer(written.readerIndex(), written.readableBytes()));
-        written.release();
+        // The flush: for each payload the writer's slice (the content's reference goes with it, as in Netty 4.2's
+        // writeData for an unpadded last frame), the socket's read of the slice, its release.
+        ByteBuf[] kept = pending;
+        for (int i = 0, n = pendingCount; i < n; i++) {
+            ByteBuf data = kept[i];
+            kept[i] = null;
+            ByteBuf written = data.readSlice(data.readableBytes());
+            bh.consume(written.internalNioBuffer(written.readerIndex(), written.readableBytes()));
+            written.release();
+        }
+        pendingCount = 0;
     }
 
     @Override
     String variant() {
-        return frame + " through " + reader;
+        return frame + " x " + framesPerRead + " through " + reader;
     }
 }
