@@ -27,7 +27,9 @@
 # --pipeline; default its own), SERVER_ARGS (more server options for both codecs, e.g. "--threads 1"), SCENARIOS
 # ("hello echo"), SERVER_CPUS and H2LOAD_CPUS (taskset CPU lists, e.g. 1 and 0: the servers on one core and h2load
 # on the other instead of all sharing the two), SKIP_BUILD=1 to reuse the server jar. Installs h2load from Debian's
-# nghttp2-client when it is missing.
+# nghttp2-client when it is missing. CONTROL=stock (or pooled) starts both servers with that codec: an A/A run,
+# which shows how far apart this method puts two servers that run the same code (the labels pooled and stock
+# then name the two arms, which take turns exactly as in a real run).
 # Run nothing else meanwhile: the machine has 2 cores and the servers and h2load share them.
 set -euo pipefail
 
@@ -63,7 +65,11 @@ for scenario in ${SCENARIOS:-hello echo}; do
     if [ $((round % 2)) = 1 ]; then order=(pooled stock); else order=(stock pooled); fi
     for codec in "${order[@]}"; do
       flags=()
-      [ "$codec" = stock ] && flags+=(--stock)
+      case "${CONTROL:-}:$codec" in
+        stock:*|:stock) flags+=(--stock) ;;
+        pooled:*|:pooled) ;;
+        *) echo "h2load: CONTROL must be stock or pooled, not ${CONTROL}" >&2; exit 1 ;;
+      esac
       [ -n "${PIPELINE:-}" ] && flags+=(--pipeline "$PIPELINE")
       # shellcheck disable=SC2206
       [ -n "${SERVER_ARGS:-}" ] && flags+=(${SERVER_ARGS})
@@ -118,9 +124,12 @@ PY
 done
 
 mkdir -p "$results"
+results_file=h2load.txt
+[ -n "${CONTROL:-}" ] && results_file=h2load-control-$CONTROL.txt
 {
   echo "h2load.sh, $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$root" rev-parse --short HEAD), $(nproc) CPUs"
   echo "h2load $h2load_args, $rounds rounds, each: both servers fresh, $warmups x ${warmup_seconds}s warm-up each on" \
     "fresh connections, then $pairs pairs of ${seconds}s windows"
+  [ -n "${CONTROL:-}" ] && echo "CONTROL=$CONTROL: both arms ran the $CONTROL codec (an A/A run)"
   printf '%s\n' "${summary[@]}"
-} | tee "$results/h2load.txt"
+} | tee "$results/$results_file"
