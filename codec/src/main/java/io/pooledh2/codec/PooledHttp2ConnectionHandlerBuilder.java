@@ -3,6 +3,7 @@
  */
 package io.pooledh2.codec;
 
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.AbstractHttp2ConnectionHandlerBuilder;
 import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
@@ -204,21 +205,40 @@ public final class PooledHttp2ConnectionHandlerBuilder
         netty.headerSensitivityDetector = headerSensitivityDetector();
         netty.gracefulShutdownTimeoutMillis = gracefulShutdownTimeoutMillis();
         netty.frameListener = frameListener();
-        return assembly.build(netty, (decoder, encoder, settings, reader) -> build(decoder, encoder, settings));
+        return assembly.build(netty, (decoder, encoder, settings, reader) ->
+                new Handler(decoder, encoder, settings, decoupleCloseAndGoAway(), flushPreface(), reader));
     }
 
     /** Netty's handler around the given decoder and encoder, as Netty's {@code Http2ConnectionHandlerBuilder} makes. */
     @Override
     protected Http2ConnectionHandler build(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder,
                                            Http2Settings initialSettings) {
-        return new Handler(decoder, encoder, initialSettings, decoupleCloseAndGoAway(), flushPreface());
+        return new Handler(decoder, encoder, initialSettings, decoupleCloseAndGoAway(), flushPreface(), null);
     }
 
-    /** Netty's handler, unchanged: its constructor is protected. */
+    /**
+     * Netty's handler (its constructor is protected), which when removed from a live pipeline has the pooled reader
+     * let go of what it holds (see the reader's {@code handlerRemoved}).
+     */
     private static final class Handler extends Http2ConnectionHandler {
+        /** Null for a handler around a decoder the builder did not make. */
+        private final PooledHttp2FrameReader reader;
+
         Handler(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings initialSettings,
-                boolean decoupleCloseAndGoAway, boolean flushPreface) {
+                boolean decoupleCloseAndGoAway, boolean flushPreface, PooledHttp2FrameReader reader) {
             super(decoder, encoder, initialSettings, decoupleCloseAndGoAway, flushPreface);
+            this.reader = reader;
+        }
+
+        @Override
+        protected void handlerRemoved0(ChannelHandlerContext ctx) throws Exception {
+            try {
+                super.handlerRemoved0(ctx);
+            } finally {
+                if (reader != null) {
+                    reader.handlerRemoved(ctx);
+                }
+            }
         }
     }
 }

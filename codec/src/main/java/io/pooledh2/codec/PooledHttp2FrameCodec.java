@@ -40,6 +40,16 @@ final class PooledHttp2FrameCodec extends Http2FrameCodec implements Http2FrameL
         decoder.frameListener(this);
     }
 
+    /** Removed from a live pipeline: the reader lets go of what it holds (see the reader's handlerRemoved). */
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) throws Exception {
+        try {
+            super.handlerRemoved0(ctx);
+        } finally {
+            reader.handlerRemoved(ctx);
+        }
+    }
+
     /** Netty's codec looks the stream up the same way and fails the same way when it is missing. */
     private Http2FrameStream requireStream(int streamId) {
         Http2FrameStream stream = connection().stream(streamId).getProperty(streamKey);

@@ -66,7 +66,10 @@ import static io.netty.handler.codec.http2.Http2FrameTypes.WINDOW_UPDATE;
  * longer frame comes), and the frame is completed from the next inputs: {@code ByteToMessageDecoder} then
  * releases its cumulation and takes the next socket read as it is, where with {@code DefaultHttp2FrameReader} it
  * copies each next read behind the bytes left over. Such a frame's payload is a view of that buffer instead of
- * the input. {@link #close()} releases it.
+ * the input. {@link #close()} releases it. The pooled builders' handlers, when removed from a live pipeline, fire
+ * those bytes on as {@code ByteToMessageDecoder} fires what is left in its cumulation; a handler of one's own
+ * around this reader (Netty's {@code Http2ConnectionHandler} closes its decoder only when the channel goes
+ * inactive) should {@link #close()} the reader when it is removed from a live pipeline.
  *
  * <h3>Reuse</h3>
  * Frames are parsed into objects kept per thread, by type, shared by every reader on the thread: a read
@@ -291,6 +294,28 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     public void close() {
         abandonHeaderBlock();
         releasePartialFrame();
+    }
+
+    /**
+     * The reader's handler is being removed from a pipeline whose channel goes on (a protocol switch): Netty's
+     * {@code Http2ConnectionHandler} does not close its decoder then. Fires the bytes of a frame in progress on
+     * from {@code ctx}, as {@code ByteToMessageDecoder} fires what is left in its cumulation, where
+     * {@code DefaultHttp2FrameReader} would have left them; drops the header block in progress, which Netty's
+     * reader would keep until garbage collection.
+     */
+    void handlerRemoved(ChannelHandlerContext ctx) {
+        abandonHeaderBlock();
+        ByteBuf partial = partialFrame;
+        if (partial == null) {
+            return;
+        }
+        partialFrame = null;
+        if (partial.isReadable()) {
+            ctx.fireChannelRead(partial);
+            ctx.fireChannelReadComplete();
+        } else {
+            partial.release();
+        }
     }
 
     /**

@@ -8,19 +8,27 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.UnpooledHeapByteBuf;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2ConnectionHandlerBuilder;
 import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2FrameAdapter;
+import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.util.ReferenceCountUtil;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -244,6 +252,119 @@ class PartialFrameTest {
                 assertFalse(reader.holdsAnything());
             }
         });
+    }
+
+    /** Makes heap buffers and remembers every one: whatever a pipeline took from it and still holds. */
+    private static final class TrackingAllocator extends AbstractByteBufAllocator {
+        final List<ByteBuf> made = new ArrayList<>();
+
+        TrackingAllocator() {
+            super(false);
+        }
+
+        @Override
+        protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
+            ByteBuf buffer = new UnpooledHeapByteBuf(this, initialCapacity, maxCapacity);
+            made.add(buffer);
+            return buffer;
+        }
+
+        @Override
+        protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
+            return newHeapBuffer(initialCapacity, maxCapacity);
+        }
+
+        @Override
+        public boolean isDirectBufferPooled() {
+            return false;
+        }
+
+        int held() {
+            int held = 0;
+            for (ByteBuf buffer : made) {
+                held += buffer.refCnt() > 0 ? 1 : 0;
+            }
+            return held;
+        }
+    }
+
+    /** What a handler taken out of a live pipeline left: the bytes it fired on, and the buffers still held. */
+    private static final class Removal {
+        final List<String> firedOn = new ArrayList<>();
+        int heldBefore;
+        int heldAfter;
+    }
+
+    private static Removal remove(ChannelHandler handler, byte[] frames) {
+        Removal removal = new Removal();
+        TrackingAllocator tracking = new TrackingAllocator();
+        EmbeddedChannel live = new EmbeddedChannel();
+        live.config().setAllocator(tracking);
+        boolean[] removed = {false};
+        live.pipeline().addLast(handler, new ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelRead(ChannelHandlerContext c, Object msg) {
+                if (removed[0]) {
+                    removal.firedOn.add(ByteBufUtil.hexDump((ByteBuf) msg));
+                }
+                ReferenceCountUtil.release(msg);
+            }
+        });
+        try {
+            ByteBuf in = tracking.heapBuffer();
+            in.writeBytes(Http2CodecUtil.connectionPrefaceBuf());
+            in.writeBytes(Frames.settings());
+            in.writeBytes(frames);
+            live.writeInbound(in);
+            live.releaseOutbound();
+            assertTrue(live.isOpen());
+            removal.heldBefore = tracking.held();
+            removed[0] = true;
+            live.pipeline().remove(handler);
+            live.releaseOutbound();
+            removal.heldAfter = tracking.held();
+        } finally {
+            live.finishAndReleaseAll();
+        }
+        return removal;
+    }
+
+    /**
+     * A handler taken out of a live channel's pipeline (a protocol switch, a handler swap) fires the bytes of a
+     * frame in progress on to the next handler, the same bytes Netty's handler fires from
+     * {@code ByteToMessageDecoder}'s cumulation, and lets go of a header block waiting for its CONTINUATION, which
+     * Netty's reader keeps until garbage collection: on both ways into a pipeline, so nothing is left held.
+     */
+    @Test
+    void removingTheHandlerFiresAFrameInProgressOnAndReleasesAHeaderBlock() throws Exception {
+        byte[] request = RawFrames.requestHeaders("/a");
+        byte[] partialData = Arrays.copyOf(Frames.data(1, 0, PAYLOAD), 9 + PAYLOAD.length / 2);
+        byte[] partialHeader = Arrays.copyOf(Frames.data(1, 0, PAYLOAD), 5);
+        byte[] complete = Frames.headers(1, Frames.END_HEADERS, request);
+        byte[] block = Frames.concat(Frames.headers(1, 0, Arrays.copyOf(request, 4)),
+                Arrays.copyOf(Frames.continuation(1, Frames.END_HEADERS, Arrays.copyOfRange(request, 4,
+                        request.length)), 12));
+        Map<String, byte[]> cases = new LinkedHashMap<>();
+        cases.put("a DATA payload in progress", Frames.concat(complete, partialData));
+        cases.put("a frame header in progress", Frames.concat(complete, partialHeader));
+        cases.put("a header block and a CONTINUATION header in progress", block);
+        for (Map.Entry<String, byte[]> c : cases.entrySet()) {
+            for (boolean frameCodec : new boolean[] {true, false}) {
+                String what = (frameCodec ? "frame codec, " : "connection handler, ") + c.getKey();
+                Removal stock = remove(frameCodec ? Http2FrameCodecBuilder.forServer().build()
+                        : new Http2ConnectionHandlerBuilder().server(true).frameListener(new Http2FrameAdapter())
+                                .build(), c.getValue());
+                Removal pooled = remove(frameCodec ? PooledHttp2FrameCodecBuilder.forServer().build()
+                        : new PooledHttp2ConnectionHandlerBuilder().server(true).frameListener(new Http2FrameAdapter())
+                                .build(), c.getValue());
+                assertEquals(stock.firedOn, pooled.firedOn, what + ": the bytes fired on");
+                assertTrue(pooled.heldBefore > 0, what + ": held while the handler is in the pipeline");
+                assertEquals(0, pooled.heldAfter, what + ": nothing held once the handler is removed");
+            }
+        }
+        assertEquals(List.of(ByteBufUtil.hexDump(Arrays.copyOfRange(partialData, 9, partialData.length))),
+                remove(PooledHttp2FrameCodecBuilder.forServer().build(), Frames.concat(complete, partialData)).firedOn,
+                "the payload's bytes that had arrived");
     }
 
     /** A header completed in the reader's buffer that fails the connection: buffer released, later input skipped. */
