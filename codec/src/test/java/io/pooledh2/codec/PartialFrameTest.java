@@ -64,12 +64,21 @@ class PartialFrameTest {
         channel.finishAndReleaseAll();
     }
 
-    /** Makes heap buffers and remembers them: the first is the test's input, the others are the reader's. */
+    /**
+     * Makes heap buffers and remembers them: for a reader alone, the first is the test's input and the others are
+     * the reader's; for a pipeline ({@code forPipeline}), every buffer any handler took, direct ones made on heap.
+     */
     private static final class RecordingAllocator extends AbstractByteBufAllocator {
         final List<ByteBuf> made = new ArrayList<>();
+        private final boolean forPipeline;
 
         RecordingAllocator() {
+            this(false);
+        }
+
+        RecordingAllocator(boolean forPipeline) {
             super(false);
+            this.forPipeline = forPipeline;
         }
 
         @Override
@@ -81,7 +90,19 @@ class PartialFrameTest {
 
         @Override
         protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
+            if (forPipeline) {
+                return newHeapBuffer(initialCapacity, maxCapacity);
+            }
             throw new AssertionError("the input is a heap buffer: the reader's buffers are too");
+        }
+
+        /** How many of the buffers made are still held. */
+        int held() {
+            int held = 0;
+            for (ByteBuf buffer : made) {
+                held += buffer.refCnt() > 0 ? 1 : 0;
+            }
+            return held;
         }
 
         @Override
@@ -254,40 +275,6 @@ class PartialFrameTest {
         });
     }
 
-    /** Makes heap buffers and remembers every one: whatever a pipeline took from it and still holds. */
-    private static final class TrackingAllocator extends AbstractByteBufAllocator {
-        final List<ByteBuf> made = new ArrayList<>();
-
-        TrackingAllocator() {
-            super(false);
-        }
-
-        @Override
-        protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
-            ByteBuf buffer = new UnpooledHeapByteBuf(this, initialCapacity, maxCapacity);
-            made.add(buffer);
-            return buffer;
-        }
-
-        @Override
-        protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
-            return newHeapBuffer(initialCapacity, maxCapacity);
-        }
-
-        @Override
-        public boolean isDirectBufferPooled() {
-            return false;
-        }
-
-        int held() {
-            int held = 0;
-            for (ByteBuf buffer : made) {
-                held += buffer.refCnt() > 0 ? 1 : 0;
-            }
-            return held;
-        }
-    }
-
     /** What a handler taken out of a live pipeline left: the bytes it fired on, and the buffers still held. */
     private static final class Removal {
         final List<String> firedOn = new ArrayList<>();
@@ -297,7 +284,7 @@ class PartialFrameTest {
 
     private static Removal remove(ChannelHandler handler, byte[] frames) {
         Removal removal = new Removal();
-        TrackingAllocator tracking = new TrackingAllocator();
+        RecordingAllocator tracking = new RecordingAllocator(true);
         EmbeddedChannel live = new EmbeddedChannel();
         live.config().setAllocator(tracking);
         boolean[] removed = {false};
