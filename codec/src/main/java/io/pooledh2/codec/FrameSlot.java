@@ -11,8 +11,8 @@ import java.util.Arrays;
  * A {@link FrameSet}'s frames of one type: taken for a parse, put back when they return from their callback
  * released, and taken from the type's {@link FramePool} only when every frame the slot knows is out. A kept frame
  * whose last release happens on the slot's thread comes back here ({@link #takeHome}) rather than going to the
- * pool: an echo or a proxy keeps every DATA frame of a read until the read's flush, so several are out at once,
- * and the {@code Recycler} costs more than an allocation (a get and a recycle per frame, where this is a few
+ * pool: an echo or a proxy keeps every DATA frame of a read until the read's flush, so a read of several DATA
+ * frames has several out at once, and the {@code Recycler} costs more than an allocation (a get and a recycle per frame, where this is a few
  * plain operations).
  *
  * <p>The slot's first frame has a field and a flag of its own: that is the path of a frame released in its

@@ -30,8 +30,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * {@code internalNioBuffer} ({@code ChannelOutboundBuffer.nioBuffers}) and releases it once written.
  *
  * <p>{@code framesPerRead}: how many such frames one read holds (one op reads them all and then flushes them all):
- * an echo server under load reads several request DATA frames per socket read and writes them all back at the
- * read's flush, so several kept frames are out at once.
+ * an echo server keeps each request DATA frame of a socket read until the read's flush, so a read of several
+ * has several kept frames out at once.
  *
  * <p>{@code stockFrame}: {@code DefaultHttp2FrameReader} and a new {@code DefaultHttp2DataFrame} with the retained
  * slice of the input, as {@code Http2FrameCodec} makes it; {@code pooledFrame}: {@code PooledHttp2FrameReader}'s
