@@ -102,28 +102,38 @@ final class PooledConnectionAssembly {
         long gracefulShutdownTimeoutMillis;
         /** The listener path's listener; {@code null} for a frame codec, which installs its own. */
         Http2FrameListener frameListener;
+        /** A frame writer to use instead of a new {@code DefaultHttp2FrameWriter}, or {@code null}. */
+        Http2FrameWriter frameWriter;
     }
 
     <T extends Http2ConnectionHandler> T build(NettyOptions netty, HandlerFactory<T> factory) {
-        Http2Connection connection = netty.connection != null ? netty.connection
+        // A frame writer given through Netty's package-private hook is Netty's own tests' mock: its builder then
+        // makes a bare connection (no flood limits but the empty-DATA one, a new connection, no check that a
+        // server does not buffer streams), and so does this one, so that those tests see Netty's codec.
+        boolean nettyTest = netty.frameWriter != null;
+        Http2Connection connection = netty.connection != null && !nettyTest ? netty.connection
                 : new DefaultHttp2Connection(netty.server, netty.maxReservedStreams);
         Long maxConcurrentStreams = netty.initialSettings.maxConcurrentStreams();
-        if (maxConcurrentStreams != null) {
+        if (maxConcurrentStreams != null && !nettyTest) {
             connection.remote().maxActiveStreams((int) Math.min(maxConcurrentStreams, Integer.MAX_VALUE));
         }
         PooledHttp2FrameReader reader = newReader(netty);
         Http2FrameReader frameReader = reader;
-        Http2FrameWriter writer = encoderIgnoreMaxHeaderListSize == null
+        Http2FrameWriter writer = nettyTest ? netty.frameWriter
+                : encoderIgnoreMaxHeaderListSize == null
                 ? new DefaultHttp2FrameWriter(netty.headerSensitivityDetector)
                 : new DefaultHttp2FrameWriter(netty.headerSensitivityDetector, encoderIgnoreMaxHeaderListSize);
         if (netty.frameLogger != null) {
             frameReader = new Http2InboundFrameLogger(reader, netty.frameLogger);
             writer = new Http2OutboundFrameLogger(writer, netty.frameLogger);
         }
-        Http2ConnectionEncoder encoder = EncoderFloodLimits.wrap(new DefaultHttp2ConnectionEncoder(connection, writer),
-                netty.maxQueuedControlFrames, rstLimit(maxEncodedRstFrames, netty.server), encodedRstSeconds);
+        Http2ConnectionEncoder encoder = new DefaultHttp2ConnectionEncoder(connection, writer);
+        if (!nettyTest) {
+            encoder = EncoderFloodLimits.wrap(encoder, netty.maxQueuedControlFrames,
+                    rstLimit(maxEncodedRstFrames, netty.server), encodedRstSeconds);
+        }
         if (netty.encoderEnforceMaxConcurrentStreams) {
-            if (connection.isServer()) {
+            if (connection.isServer() && !nettyTest) {
                 encoder.close();
                 frameReader.close();
                 throw new IllegalArgumentException("encoderEnforceMaxConcurrentStreams: true not supported for server");
@@ -142,7 +152,8 @@ final class PooledConnectionAssembly {
         Http2ConnectionDecoder decoder = DecoderFloodLimits.wrap(new DefaultHttp2ConnectionDecoder(connection, encoder,
                         frameReader, netty.promisedRequestVerifier, netty.autoAckSettings, netty.autoAckPing,
                         netty.validateHeaders, netty.validateRequiredPseudoHeaders),
-                netty.maxConsecutiveEmptyDataFrames, rstLimit(maxDecodedRstFrames, netty.server), decodedRstSeconds);
+                netty.maxConsecutiveEmptyDataFrames, nettyTest ? 0 : rstLimit(maxDecodedRstFrames, netty.server),
+                decodedRstSeconds);
         T handler;
         try {
             handler = factory.create(decoder, encoder, netty.initialSettings, reader);

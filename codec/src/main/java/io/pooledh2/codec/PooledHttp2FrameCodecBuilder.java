@@ -6,8 +6,13 @@ package io.pooledh2.codec;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2FrameLogger;
+import io.netty.handler.codec.http2.Http2FrameWriter;
 import io.netty.handler.codec.http2.Http2HeadersEncoder;
 import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.util.internal.logging.InternalLogger;
+import io.netty.util.internal.logging.InternalLoggerFactory;
+
+import java.lang.reflect.Field;
 
 /**
  * Builds an {@link Http2FrameCodec} that reads with {@link PooledHttp2FrameReader}: its inbound frames are the
@@ -22,6 +27,15 @@ import io.netty.handler.codec.http2.Http2Settings;
  * Netty's: DATA bytes return to the window when the consumer says they are consumed.
  */
 public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
+
+    private static final InternalLogger logger = InternalLoggerFactory.getInstance(PooledHttp2FrameCodecBuilder.class);
+    /**
+     * Netty's builder's private frame writer, set only through its package-private {@code frameWriter(..)}: Netty's
+     * own tests ({@code Http2FrameCodecTest}, {@code Http2MultiplexHandlerTest}) put a mock writer in the codec that
+     * way; reading it lets those tests run unchanged against this builder. Null where Netty's module is not open to
+     * reflection (the module path), where nothing outside Netty's package can set it anyway.
+     */
+    private static final Field NETTY_FRAME_WRITER = nettyFrameWriterField();
 
     private final PooledConnectionAssembly assembly = new PooledConnectionAssembly();
 
@@ -214,9 +228,36 @@ public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
         netty.headerSensitivityDetector = headerSensitivityDetector();
         netty.gracefulShutdownTimeoutMillis = gracefulShutdownTimeoutMillis();
         netty.frameListener = frameListener();
+        netty.frameWriter = nettyFrameWriter();
         boolean decoupleCloseAndGoAway = decoupleCloseAndGoAway();
         boolean flushPreface = flushPreface();
         return assembly.build(netty, (decoder, encoder, settings, reader) -> new PooledHttp2FrameCodec(encoder,
                 decoder, settings, decoupleCloseAndGoAway, flushPreface, reader));
+    }
+
+    private static Field nettyFrameWriterField() {
+        try {
+            Field field = Http2FrameCodecBuilder.class.getDeclaredField("frameWriter");
+            if (field.getType() != Http2FrameWriter.class) {
+                return null;
+            }
+            field.setAccessible(true);
+            return field;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            logger.debug("Http2FrameCodecBuilder.frameWriter not readable: a writer set through it is not used", e);
+            return null;
+        }
+    }
+
+    /** The writer Netty's package-private {@code frameWriter(..)} set, or {@code null}. */
+    private Http2FrameWriter nettyFrameWriter() {
+        if (NETTY_FRAME_WRITER == null) {
+            return null;
+        }
+        try {
+            return (Http2FrameWriter) NETTY_FRAME_WRITER.get(this);
+        } catch (IllegalAccessException e) {
+            return null;
+        }
     }
 }

@@ -10,7 +10,11 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.channel.ChannelFuture;
+import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
+import io.netty.handler.codec.http2.DefaultHttp2FrameWriter;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2Flags;
@@ -20,6 +24,9 @@ import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
 import io.netty.handler.codec.http2.Http2GoAwayFrame;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.handler.codec.http2.Http2MultiplexHandler;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.NettyBuilderHooks;
+import io.netty.handler.codec.http2.StreamBufferingEncoder;
 import io.netty.handler.codec.http2.Http2PingFrame;
 import io.netty.handler.codec.http2.Http2PriorityFrame;
 import io.netty.handler.codec.http2.Http2ResetFrame;
@@ -39,6 +46,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The pooled frame codec against Netty's: same frames up the pipeline, same bytes on the wire, same limits. */
@@ -285,5 +293,75 @@ class PooledHttp2FrameCodecTest {
                 channel.finishAndReleaseAll();
             }
         });
+    }
+
+    /** A frame writer that records which control frames went through it. */
+    private static final class RecordingWriter extends DefaultHttp2FrameWriter {
+        final List<String> written = new ArrayList<>();
+
+        @Override
+        public ChannelFuture writeSettings(ChannelHandlerContext ctx, Http2Settings settings, ChannelPromise promise) {
+            written.add("SETTINGS");
+            return super.writeSettings(ctx, settings, promise);
+        }
+
+        @Override
+        public ChannelFuture writeSettingsAck(ChannelHandlerContext ctx, ChannelPromise promise) {
+            written.add("SETTINGS_ACK");
+            return super.writeSettingsAck(ctx, promise);
+        }
+
+        @Override
+        public ChannelFuture writePing(ChannelHandlerContext ctx, boolean ack, long data, ChannelPromise promise) {
+            written.add("PING ack=" + ack + " " + data);
+            return super.writePing(ctx, ack, data, promise);
+        }
+    }
+
+    /**
+     * Netty's own codec tests give the builder a mock frame writer through Netty's package-private
+     * {@code frameWriter(..)}: the pooled codec writes through it as Netty's does, and still reads with the pooled
+     * reader.
+     */
+    @Test
+    void frameWriterGivenThroughNettysTestHookIsUsedAsByNettysBuilder() {
+        Consumer<ByteBuf> ping = in -> {
+            RawFrames.header(in, 8, 0x6, 0, 0);
+            in.writeLong(42);
+        };
+        RecordingWriter nettyWriter = new RecordingWriter();
+        Run stock = serve(NettyBuilderHooks.frameWriter(Http2FrameCodecBuilder.forServer(), nettyWriter).build(), ping);
+        RecordingWriter pooledWriter = new RecordingWriter();
+        Run pooled = serve(NettyBuilderHooks.frameWriter(PooledHttp2FrameCodecBuilder.forServer(), pooledWriter)
+                .build(), ping);
+        assertEquals(List.of("SETTINGS", "SETTINGS_ACK", "PING ack=true 42"), nettyWriter.written);
+        assertEquals(nettyWriter.written, pooledWriter.written);
+        assertEquals(stock.frames, pooled.frames);
+        assertEquals(stock.written, pooled.written);
+        assertTrue(pooled.pooled >= 2, "the pooled reader's frames: " + pooled.frames);
+    }
+
+    /**
+     * With that hook Netty's builder makes a bare connection: a server may buffer streams over the peer's limit and
+     * the encoder has no flood limits. Without it, both refuse the buffering server and limit control frames.
+     */
+    @Test
+    void nettysTestHookBuildsTheConnectionNettysBuilderBuildsWithIt() {
+        assertThrows(IllegalArgumentException.class,
+                () -> Http2FrameCodecBuilder.forServer().encoderEnforceMaxConcurrentStreams(true).build());
+        assertThrows(IllegalArgumentException.class,
+                () -> PooledHttp2FrameCodecBuilder.forServer().encoderEnforceMaxConcurrentStreams(true).build());
+        Http2FrameCodec nettyBuffering = NettyBuilderHooks.frameWriter(
+                Http2FrameCodecBuilder.forServer().encoderEnforceMaxConcurrentStreams(true),
+                new DefaultHttp2FrameWriter()).build();
+        Http2FrameCodec pooledBuffering = NettyBuilderHooks.frameWriter(
+                PooledHttp2FrameCodecBuilder.forServer().encoderEnforceMaxConcurrentStreams(true),
+                new DefaultHttp2FrameWriter()).build();
+        assertSame(StreamBufferingEncoder.class, nettyBuffering.encoder().getClass());
+        assertSame(StreamBufferingEncoder.class, pooledBuffering.encoder().getClass());
+        Http2FrameCodec pooledBare = NettyBuilderHooks.frameWriter(PooledHttp2FrameCodecBuilder.forServer(),
+                new DefaultHttp2FrameWriter()).build();
+        assertSame(DefaultHttp2ConnectionEncoder.class, pooledBare.encoder().getClass());
+        assertSame(EncoderFloodLimits.class, PooledHttp2FrameCodecBuilder.forServer().build().encoder().getClass());
     }
 }
