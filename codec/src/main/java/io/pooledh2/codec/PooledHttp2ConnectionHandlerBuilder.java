@@ -184,9 +184,27 @@ public final class PooledHttp2ConnectionHandlerBuilder
         return this;
     }
 
-    /** Makes the handler as Netty's builder would from the same settings, with the pooled reader. */
+    /**
+     * As with Netty's builder: the handler is built around the given decoder and encoder, and the options that
+     * make them cannot be set too. This builder makes no reader then: for pooled frames, give the decoder a
+     * {@link PooledHttp2FrameReader} ({@code new DefaultHttp2ConnectionDecoder(connection, encoder, new
+     * PooledHttp2FrameReader())}); {@link #paranoid}, {@link #reuseFrames} and {@link #strictStreamStates} do
+     * not apply.
+     */
+    @Override
+    public PooledHttp2ConnectionHandlerBuilder codec(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder) {
+        return super.codec(decoder, encoder);
+    }
+
+    /**
+     * Makes the handler as Netty's builder would from the same settings, with the pooled reader; or around the
+     * decoder and encoder given to {@link #codec}, as Netty's builder does.
+     */
     @Override
     public Http2ConnectionHandler build() {
+        if (decoder() != null) {
+            return super.build();
+        }
         PooledConnectionAssembly.NettyOptions netty = new PooledConnectionAssembly.NettyOptions();
         netty.server = isServer();
         netty.maxReservedStreams = maxReservedStreams();

@@ -9,7 +9,14 @@ import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http2.DefaultHttp2Connection;
+import io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder;
+import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
+import io.netty.handler.codec.http2.DefaultHttp2FrameWriter;
 import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2Connection;
+import io.netty.handler.codec.http2.Http2ConnectionDecoder;
+import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2ConnectionHandler;
 import io.netty.handler.codec.http2.Http2ConnectionHandlerBuilder;
 import io.netty.handler.codec.http2.Http2Flags;
@@ -26,6 +33,7 @@ import java.util.function.Consumer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The listener path: Netty's Http2ConnectionHandlerBuilder against this one, same calls and same bytes. */
@@ -241,5 +249,48 @@ class PooledHttp2ConnectionHandlerBuilderTest {
         System.arraycopy(a, 0, out, 0, a.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
+    }
+
+    /** A connection's decoder and encoder made by the caller, the decoder reading with a pooled reader. */
+    private record Codec(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder) {
+        static Codec of(Http2Connection connection) {
+            Http2ConnectionEncoder encoder =
+                    new DefaultHttp2ConnectionEncoder(connection, new DefaultHttp2FrameWriter());
+            return new Codec(new DefaultHttp2ConnectionDecoder(connection, encoder, new PooledHttp2FrameReader()),
+                    encoder);
+        }
+    }
+
+    /**
+     * {@code codec(decoder, encoder)}, public on Netty's builder: the handler is built around them as by Netty's
+     * builder (same decorations), reads with the reader the caller put in the decoder, and refuses the options
+     * that would make a decoder, as Netty's does.
+     */
+    @Test
+    void codecGivenByTheCallerIsUsedAsByNettysBuilder() {
+        Consumer<ByteBuf> client = in -> {
+            RawFrames.header(in, 8, 0x6, 0, 0);
+            in.writeLong(42);
+        };
+        Recording stockCalls = new Recording();
+        Codec stockCodec = Codec.of(new DefaultHttp2Connection(true));
+        Http2ConnectionHandler stock = new Http2ConnectionHandlerBuilder().frameListener(stockCalls)
+                .codec(stockCodec.decoder(), stockCodec.encoder()).build();
+        Recording pooledCalls = new Recording();
+        Codec pooledCodec = Codec.of(new DefaultHttp2Connection(true));
+        Http2ConnectionHandler pooled = new PooledHttp2ConnectionHandlerBuilder().frameListener(pooledCalls)
+                .codec(pooledCodec.decoder(), pooledCodec.encoder()).build();
+        assertSame(pooledCodec.decoder().connection(), pooled.connection());
+        assertSame(stock.decoder().getClass(), pooled.decoder().getClass());
+        assertSame(stock.encoder().getClass(), pooled.encoder().getClass());
+        assertEquals(serve(stock, stockCalls, client), serve(pooled, pooledCalls, client));
+        assertEquals(stockCalls.calls, pooledCalls.calls);
+        assertTrue(pooledCalls.calls.contains("PING 42"), pooledCalls.calls.toString());
+
+        Codec other = Codec.of(new DefaultHttp2Connection(true));
+        assertThrows(IllegalStateException.class,
+                () -> new Http2ConnectionHandlerBuilder().codec(other.decoder(), other.encoder()).server(true));
+        assertThrows(IllegalStateException.class,
+                () -> new PooledHttp2ConnectionHandlerBuilder().codec(other.decoder(), other.encoder()).server(true));
     }
 }
