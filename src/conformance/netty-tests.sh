@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Runs Netty's own codec-http2 tests against the pooled codec: the tests that build a reader, a connection handler
+# or a frame codec, with Netty's class swapped for the pooled one, and the same tests unchanged as the control.
+#
+#   src/conformance/netty-tests.sh NETTY_GIT [pooled|stock|both]
+#
+# NETTY_GIT: a clone of github.com/netty/netty (work tree or bare), branch 4.2; the tests are read from its HEAD
+# with `git show` into a scratch Maven project under target/netty-tests/, never into this repository. They run
+# against Netty 4.2.20.Final and the pooled codec built from this checkout (installed into ~/.m2 first). A report,
+# not a gate: it exits 0 once the runs finish and prints, per test class and variant, the counts and the
+# failing tests. Needs Maven Central for Mockito, AssertJ and the compression codecs.
+#
+# The swaps (pooled variant): new DefaultHttp2FrameReader(..) -> new PooledHttp2FrameReader(..);
+# new Http2ConnectionHandlerBuilder() -> new PooledHttp2ConnectionHandlerBuilder();
+# Http2FrameCodecBuilder.forServer()/forClient()/new Http2FrameCodecBuilder(true) -> PooledHttp2FrameCodecBuilder's.
+# STRICT=false adds .strictStreamStates(false) to the connection handler builders (Netty's exact behaviour).
+set -euo pipefail
+
+netty=${1:?usage: netty-tests.sh NETTY_GIT [pooled|stock|both]}
+which=${2:-both}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$root/target/netty-tests
+pkg=codec-http2/src/test/java/io/netty/handler/codec/http2
+helpers="Http2TestUtil Http2FrameInboundWriter LastInboundHandler TestChannelInitializer Http2MultiplexClientUpgradeTest"
+tests="DefaultHttp2FrameReaderTest Http2FrameRoundtripTest Http2ConnectionRoundtripTest InboundHttp2ToHttpAdapterTest
+  Http2ServerUpgradeCodecTest CleartextHttp2ServerUpgradeHandlerTest DataCompressionHttp2Test Http2FrameCodecTest
+  Http2MultiplexTest Http2MultiplexHandlerTest Http2MultiplexTransportTest Http2StreamChannelBootstrapTest
+  Http2MultiplexHandlerClientUpgradeTest"
+reader=io.pooledh2.codec.PooledHttp2FrameReader
+handler=io.pooledh2.codec.PooledHttp2ConnectionHandlerBuilder
+codec=io.pooledh2.codec.PooledHttp2FrameCodecBuilder
+strict=
+if [ "${STRICT:-true}" = false ]; then
+  strict=".strictStreamStates(false)"
+fi
+
+git -C "$netty" rev-parse --verify -q HEAD > /dev/null || { echo "netty-tests: $netty is not a git clone"; exit 1; }
+echo "netty-tests: Netty's tests from $(git -C "$netty" describe --tags HEAD 2>/dev/null || git -C "$netty" rev-parse HEAD)"
+(cd "$root" && mvn -B -q install -pl codec -am -DskipTests)
+version=$(grep -m1 -o '<version>[^<]*' "$root/pom.xml" | sed 's/<version>//')
+
+setup() {
+  local dir=$work/$1 tests_dir
+  tests_dir=$dir/src/test/java/io/netty/handler/codec/http2
+  rm -rf "$dir" && mkdir -p "$tests_dir"
+  cat > "$dir/pom.xml" <<EOF
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>scratch</groupId><artifactId>netty-tests-$1</artifactId><version>1</version>
+  <properties>
+    <maven.compiler.release>17</maven.compiler.release>
+    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
+  </properties>
+  <dependencyManagement><dependencies>
+    <dependency><groupId>io.netty</groupId><artifactId>netty-bom</artifactId><version>4.2.20.Final</version><type>pom</type><scope>import</scope></dependency>
+    <dependency><groupId>org.junit</groupId><artifactId>junit-bom</artifactId><version>6.0.3</version><type>pom</type><scope>import</scope></dependency>
+  </dependencies></dependencyManagement>
+  <dependencies>
+    <dependency><groupId>io.pooledh2</groupId><artifactId>pooledh2-codec</artifactId><version>$version</version></dependency>
+    <dependency><groupId>io.netty</groupId><artifactId>netty-codec-http2</artifactId></dependency>
+    <dependency><groupId>io.netty</groupId><artifactId>netty-handler</artifactId></dependency>
+    <dependency><groupId>io.netty</groupId><artifactId>netty-pkitesting</artifactId></dependency>
+    <dependency><groupId>io.netty</groupId><artifactId>netty-codec-compression</artifactId></dependency>
+    <dependency><groupId>com.aayushatharva.brotli4j</groupId><artifactId>brotli4j</artifactId><version>1.16.0</version></dependency>
+    <dependency><groupId>com.aayushatharva.brotli4j</groupId><artifactId>native-linux-x86_64</artifactId><version>1.16.0</version></dependency>
+    <dependency><groupId>com.github.luben</groupId><artifactId>zstd-jni</artifactId><version>1.5.6-3</version></dependency>
+    <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><scope>test</scope></dependency>
+    <dependency><groupId>org.mockito</groupId><artifactId>mockito-core</artifactId><version>5.14.2</version><scope>test</scope></dependency>
+    <dependency><groupId>org.assertj</groupId><artifactId>assertj-core</artifactId><version>3.26.3</version><scope>test</scope></dependency>
+  </dependencies>
+  <build><plugins>
+    <plugin><artifactId>maven-compiler-plugin</artifactId><version>3.13.0</version></plugin>
+    <plugin><artifactId>maven-surefire-plugin</artifactId><version>3.5.2</version>
+      <configuration><argLine>-Dio.netty.leakDetection.level=paranoid</argLine><testFailureIgnore>true</testFailureIgnore></configuration></plugin>
+  </plugins></build>
+</project>
+EOF
+  for f in $helpers $tests; do
+    git -C "$netty" show "HEAD:$pkg/$f.java" > "$tests_dir/$f.java"
+  done
+  # Netty 4.2.20's HpackEncoder takes the table size alone (the branch's test utility may predate that).
+  sed -i 's/hpackEncoder.setMaxHeaderTableSize(buf, maxHeaderTableSize);/hpackEncoder.setMaxHeaderTableSize(maxHeaderTableSize);/' \
+    "$tests_dir/Http2TestUtil.java"
+  if [ "$1" = pooled ]; then
+    sed -i -e "s/new DefaultHttp2FrameReader(/new $reader(/g" \
+      -e "s/private DefaultHttp2FrameReader frameReader/private $reader frameReader/" \
+      -e "s/new Http2ConnectionHandlerBuilder()/new $handler()$strict/g" \
+      -e "s/Http2FrameCodecBuilder\.forServer()/$codec.forServer()/g" \
+      -e "s/Http2FrameCodecBuilder\.forClient()/$codec.forClient()/g" \
+      -e "s/new Http2FrameCodecBuilder(true)\.frameWriter(/((Http2FrameCodecBuilder) $codec.forServer()).frameWriter(/g" \
+      -e "s/import static io.netty.handler.codec.http2.Http2FrameCodecBuilder.forClient;/import static $codec.forClient;/" \
+      -e "s/import static io.netty.handler.codec.http2.Http2FrameCodecBuilder.forServer;/import static $codec.forServer;/" \
+      "$tests_dir"/*.java
+  fi
+}
+
+report() {
+  local dir=$work/$1 f name
+  echo "netty-tests: $1"
+  for f in "$dir"/target/surefire-reports/*.txt; do
+    name=$(basename "$f" .txt)
+    printf '  %-45s %s\n' "${name##*.}" "$(grep -o 'Tests run: [0-9]*, Failures: [0-9]*, Errors: [0-9]*, Skipped: [0-9]*' "$f")"
+    grep -oE '^[a-zA-Z0-9_.]+\.[a-zA-Z0-9_]+(\(.*\))?(\[[0-9]+\])? -- Time elapsed: .* <<< (FAILURE|ERROR)!' "$f" \
+      | sed -E 's/ -- Time elapsed: .* <<< / /; s/^[a-zA-Z0-9_.]+\./    /' || true
+  done
+}
+
+variants=$which
+if [ "$which" = both ]; then
+  variants="stock pooled"
+fi
+for v in $variants; do
+  setup "$v"
+  (cd "$work/$v" && mvn -B -q test > "$work/$v.log" 2>&1) || { echo "netty-tests: $v did not build, see $work/$v.log"; exit 1; }
+done
+for v in $variants; do
+  report "$v"
+done
