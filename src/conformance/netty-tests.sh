@@ -25,7 +25,8 @@ helpers="Http2TestUtil Http2FrameInboundWriter LastInboundHandler TestChannelIni
 tests="DefaultHttp2FrameReaderTest Http2FrameRoundtripTest Http2ConnectionRoundtripTest InboundHttp2ToHttpAdapterTest
   Http2ServerUpgradeCodecTest CleartextHttp2ServerUpgradeHandlerTest DataCompressionHttp2Test Http2FrameCodecTest
   Http2MultiplexTest Http2MultiplexHandlerTest Http2MultiplexTransportTest Http2StreamChannelBootstrapTest
-  Http2MultiplexHandlerClientUpgradeTest"
+  Http2MultiplexHandlerClientUpgradeTest DefaultHttp2PushPromiseFrameTest Http2ClientUpgradeCodecTest Http2ConnectionHandlerTest
+  Http2ControlFrameLimitEncoderTest Http2MaxRstFrameLimitEncoderTest StreamBufferingEncoderTest"
 reader=io.pooledh2.codec.PooledHttp2FrameReader
 handler=io.pooledh2.codec.PooledHttp2ConnectionHandlerBuilder
 codec=io.pooledh2.codec.PooledHttp2FrameCodecBuilder
@@ -65,7 +66,7 @@ setup() {
     <dependency><groupId>com.aayushatharva.brotli4j</groupId><artifactId>native-linux-x86_64</artifactId><version>1.16.0</version></dependency>
     <dependency><groupId>com.github.luben</groupId><artifactId>zstd-jni</artifactId><version>1.5.6-3</version></dependency>
     <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><scope>test</scope></dependency>
-    <dependency><groupId>org.mockito</groupId><artifactId>mockito-core</artifactId><version>5.14.2</version><scope>test</scope></dependency>
+    <dependency><groupId>org.mockito</groupId><artifactId>mockito-core</artifactId><version>3.12.4</version><scope>test</scope></dependency>
     <dependency><groupId>org.assertj</groupId><artifactId>assertj-core</artifactId><version>3.26.3</version><scope>test</scope></dependency>
   </dependencies>
   <build><plugins>
