@@ -107,9 +107,10 @@ final class PooledConnectionAssembly {
     }
 
     <T extends Http2ConnectionHandler> T build(NettyOptions netty, HandlerFactory<T> factory) {
-        // A frame writer given through Netty's package-private hook is Netty's own tests' mock: its builder then
-        // makes a bare connection (no flood limits but the empty-DATA one, a new connection, no check that a
-        // server does not buffer streams), and so does this one, so that those tests see Netty's codec.
+        // A frame writer given through Netty's package-private hook is Netty's own tests' mock. Netty's builder
+        // then makes a bare connection: always a new one, no peer stream limit from the initial settings, no
+        // flood limits but the empty-DATA one, no refusal of a buffering server. So does this one, with the
+        // pooled reader and its stream-state checks, so that those tests meet what they expect of Netty's.
         boolean nettyTest = netty.frameWriter != null;
         Http2Connection connection = netty.connection != null && !nettyTest ? netty.connection
                 : new DefaultHttp2Connection(netty.server, netty.maxReservedStreams);
