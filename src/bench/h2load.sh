@@ -24,10 +24,11 @@
 #
 # Environment: MEASURED_SECONDS (5; not SECONDS, which is bash's own clock), PAIRS (6), WARMUPS (6), WARMUP_SECONDS
 # (5), H2LOAD_ARGS ("-c 4 -m 100 -t 1"), SERVER_JVM_ARGS (-Xms1g -Xmx1g -XX:+UseG1GC), PIPELINE (the server's
-# --pipeline; default its own), SERVER_ARGS (more server options for both codecs, e.g. "--threads 1"), SCENARIOS
-# ("hello echo"), SERVER_CPUS and H2LOAD_CPUS (taskset CPU lists, e.g. 1 and 0: the servers on one core and h2load
-# on the other instead of all sharing the two), SKIP_BUILD=1 to reuse the server jar. Installs h2load from Debian's
-# nghttp2-client when it is missing. CONTROL=stock (or pooled) starts both servers with that codec: an A/A run,
+# --pipeline, default its own: multiplex; when set, the results go to h2load-pipeline-PIPELINE.txt), SERVER_ARGS
+# (more server options for both codecs, e.g. "--threads 1"), SCENARIOS ("hello echo"), SERVER_CPUS and
+# H2LOAD_CPUS (taskset CPU lists, e.g. 1 and 0: the servers on one core and h2load on the other instead of all
+# sharing the two), SKIP_BUILD=1 to reuse the server jar. Installs h2load from Debian's nghttp2-client when it is
+# missing. CONTROL=stock (or pooled) starts both servers with that codec: an A/A run,
 # which shows how far apart this method puts two servers that run the same code (the labels pooled and stock
 # then name the two arms, which take turns exactly as in a real run).
 # Run nothing else meanwhile: the machine has 2 cores and the servers and h2load share them.
@@ -124,12 +125,13 @@ PY
 done
 
 mkdir -p "$results"
-results_file=h2load.txt
-[ -n "${CONTROL:-}" ] && results_file=h2load-control-$CONTROL.txt
+results_file=h2load${PIPELINE:+-pipeline-$PIPELINE}.txt
+[ -n "${CONTROL:-}" ] && results_file=h2load${PIPELINE:+-pipeline-$PIPELINE}-control-$CONTROL.txt
 {
   echo "h2load.sh, $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$root" rev-parse --short HEAD), $(nproc) CPUs"
   echo "h2load $h2load_args, $rounds rounds, each: both servers fresh, $warmups x ${warmup_seconds}s warm-up each on" \
     "fresh connections, then $pairs pairs of ${seconds}s windows"
   [ -n "${CONTROL:-}" ] && echo "CONTROL=$CONTROL: both arms ran the $CONTROL codec (an A/A run)"
+  [ -n "${PIPELINE:-}" ] && echo "PIPELINE=$PIPELINE: both servers ran --pipeline $PIPELINE"
   printf '%s\n' "${summary[@]}"
 } | tee "$results/$results_file"
