@@ -126,6 +126,17 @@ public final class PooledHttp2ConnectionHandlerBuilder
         return super.headerSensitivityDetector(headerSensitivityDetector);
     }
 
+    /**
+     * Does nothing, as in Netty 4.2; here so that code written against Netty's builder compiles unchanged.
+     *
+     * @deprecated as in Netty: its HPACK decoder no longer takes an initial Huffman capacity
+     */
+    @Deprecated
+    @Override
+    public PooledHttp2ConnectionHandlerBuilder initialHuffmanDecodeCapacity(int initialHuffmanDecodeCapacity) {
+        return super.initialHuffmanDecodeCapacity(initialHuffmanDecodeCapacity);
+    }
+
     @Override
     public PooledHttp2ConnectionHandlerBuilder encoderIgnoreMaxHeaderListSize(boolean ignoreMaxHeaderListSize) {
         super.encoderIgnoreMaxHeaderListSize(ignoreMaxHeaderListSize);
@@ -158,6 +169,12 @@ public final class PooledHttp2ConnectionHandlerBuilder
     public PooledHttp2ConnectionHandlerBuilder decoderEnforceMaxConsecutiveEmptyDataFrames(
             int maxConsecutiveEmptyFrames) {
         return super.decoderEnforceMaxConsecutiveEmptyDataFrames(maxConsecutiveEmptyFrames);
+    }
+
+    /** The limit set by {@link #decoderEnforceMaxConsecutiveEmptyDataFrames(int)}; public as on Netty's builder. */
+    @Override
+    public int decoderEnforceMaxConsecutiveEmptyDataFrames() {
+        return super.decoderEnforceMaxConsecutiveEmptyDataFrames();
     }
 
     @Override

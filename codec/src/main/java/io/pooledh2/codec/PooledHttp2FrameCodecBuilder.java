@@ -142,6 +142,18 @@ public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
         return this;
     }
 
+    /**
+     * Does nothing, as in Netty 4.2; here so that code written against Netty's builder compiles unchanged.
+     *
+     * @deprecated as in Netty: its HPACK decoder no longer takes an initial Huffman capacity
+     */
+    @Deprecated
+    @Override
+    public PooledHttp2FrameCodecBuilder initialHuffmanDecodeCapacity(int initialHuffmanDecodeCapacity) {
+        super.initialHuffmanDecodeCapacity(initialHuffmanDecodeCapacity);
+        return this;
+    }
+
     @Override
     public PooledHttp2FrameCodecBuilder encoderIgnoreMaxHeaderListSize(boolean ignoreMaxHeaderListSize) {
         super.encoderIgnoreMaxHeaderListSize(ignoreMaxHeaderListSize);
