@@ -19,8 +19,10 @@
 # Scenarios: GET /hello (1 KiB answer) and POST /echo with a 16 KiB body. Prints every round (each codec's median
 # req/s over its windows, and the ratio pooled/stock of each pair), then per scenario: each codec's median over the
 # rounds, the ratio pooled/stock of those medians and each codec's spread ((max - min) / median of the rounds); a
-# difference smaller than the spread is reported as within noise. Then over every pair of windows: the median and
-# the mean of the pairs' ratios, the mean's standard error and how many pairs the pooled server led.
+# difference smaller than the spread is reported as within noise; the mean of the rounds' own ratios and its
+# standard error (the rounds are the independent draws: a round's pairs share its two JVMs). Then over every pair
+# of windows: the median and the mean of the pairs' ratios, the mean's standard error and how many pairs the
+# pooled server led.
 #
 # Environment: MEASURED_SECONDS (5; not SECONDS, which is bash's own clock), PAIRS (6), WARMUPS (6), WARMUP_SECONDS
 # (5), H2LOAD_ARGS ("-c 4 -m 100 -t 1"), SERVER_JVM_ARGS (-Xms1g -Xmx1g -XX:+UseG1GC), PIPELINE (the server's
@@ -109,6 +111,9 @@ pooled, stock = statistics.median(pooled_rounds), statistics.median(stock_rounds
 sp = (max(pooled_rounds) - min(pooled_rounds)) / pooled
 ss = (max(stock_rounds) - min(stock_rounds)) / stock
 ratio = pooled / stock
+# The rounds, not the pairs, are the independent draws: a round's pairs share its two JVMs.
+round_ratios = [p / s for p, s in zip(pooled_rounds, stock_rounds)]
+round_error = statistics.stdev(round_ratios) / len(round_ratios) ** 0.5 if len(round_ratios) > 1 else float("nan")
 noise = max(sp, ss)
 word = "within noise" if abs(ratio - 1) < noise else ("pooled faster" if ratio > 1 else "pooled slower")
 pairs = [float(p) / float(s) for p, s in (line.split() for line in open(sys.argv[3]))]
@@ -116,7 +121,8 @@ mean = statistics.mean(pairs)
 error = statistics.stdev(pairs) / len(pairs) ** 0.5 if len(pairs) > 1 else float("nan")
 ahead = sum(r > 1 for r in pairs)
 print(f"median pooled {pooled:,.0f} req/s, stock {stock:,.0f} req/s, ratio pooled/stock {ratio:.3f}; "
-      f"spread pooled {sp:.1%}, stock {ss:.1%}: {word}; over {len(pairs)} pairs of windows, pooled/stock "
+      f"spread pooled {sp:.1%}, stock {ss:.1%}: {word}; the rounds' ratios: mean {statistics.mean(round_ratios):.3f} "
+      f"(standard error {round_error:.3f}); over {len(pairs)} pairs of windows, pooled/stock "
       f"median {statistics.median(pairs):.3f}, mean {mean:.3f} (standard error {error:.3f}), pooled ahead in {ahead}")
 PY
 )
