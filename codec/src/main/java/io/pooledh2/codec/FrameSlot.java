@@ -72,6 +72,7 @@ final class FrameSlot<T extends PooledFrame> {
      * there is room, else the position given out longest ago.
      */
     private T adopt(T taken) {
+        taken.adoptedBy(this);
         if (frame == null) {
             frame = taken;
             return taken;

@@ -53,9 +53,10 @@ abstract class PooledFrame implements PooledHttp2Frame {
     private volatile int refCnt;
     private boolean paranoid;
     /**
-     * The slot a frame kept past its callback came from, set when the reader lets go of it: a last release on the
-     * slot's thread puts the frame back there, a plain store, instead of paying the {@code Recycler} twice (its
-     * recycle now and a get for the slot's next parse). Null otherwise.
+     * The slot that took the frame from its pool, set once then ({@link #adoptedBy}), not per parse: a reference
+     * store into a long-lived object costs a G1 write barrier with a StoreLoad fence. The last release of a frame
+     * kept past its callback, on the slot's thread, puts it back there, a few plain operations, instead of paying
+     * the {@code Recycler} twice (its recycle now and a get for the slot's next parse). Null while in the pool.
      */
     private FrameSlot<?> home;
     /** The frame's position in the {@link FrameSlot} it was last taken from; only that slot reads it. */
@@ -103,27 +104,30 @@ abstract class PooledFrame implements PooledHttp2Frame {
      *
      * @return {@code true} if the consumers released the frame meanwhile, so that it is the reader's again
      */
-    final boolean leaveToConsumers(int readerPart, FrameSlot<?> slot) {
+    final boolean leaveToConsumers(int readerPart) {
         if (payload != null) {
             payload.retainInput();
         }
-        // Before the atomic below, which publishes it to the thread of the last release.
-        home = slot;
         // Atomic: a consumer may be releasing the last reference on another thread right now.
         if ((int) REF_CNT.getAndAdd(this, -readerPart) != readerPart) {
             return false;
         }
-        home = null;
         if (payload != null) {
             payload.releaseInput();
         }
         return true;
     }
 
+    /** A slot took the frame from its pool: a kept frame released on the slot's thread goes back there. */
+    final void adoptedBy(FrameSlot<?> slot) {
+        home = slot;
+    }
+
     /** A frame taken for a parse that never reached a consumer (an error, a closed reader): back to its pool. */
     final void recycleUnused() {
         if (handle != null) {
             clear();
+            home = null;
             handle.recycle(this);
         }
     }
@@ -202,15 +206,16 @@ abstract class PooledFrame implements PooledHttp2Frame {
             releaseBuffers();
             return;
         }
-        clear();
+        // Back to its slot as a frame released in its callback goes back, not reset: the next parse sets every
+        // field, and skipping the reset skips its reference stores (the payload's input, the stream), each a G1
+        // write barrier when the next parse stores them again.
         FrameSlot<?> home = this.home;
-        if (home != null) {
-            this.home = null;
-            if (home.takeHome(this)) {
-                return;
-            }
+        if (home != null && home.takeHome(this)) {
+            return;
         }
+        clear();
         if (handle != null) {
+            this.home = null;
             handle.recycle(this);
         }
     }

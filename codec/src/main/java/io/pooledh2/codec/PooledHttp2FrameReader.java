@@ -1092,7 +1092,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
                 frame.takeBackUnused();
             }
             slot.putBack(frame);
-        } else if (frame.leaveToConsumers(readerPart, slot)) {
+        } else if (frame.leaveToConsumers(readerPart)) {
             slot.putBack(frame);
         }
     }

@@ -197,7 +197,7 @@ final class FrameAccess {
         }
     }
 
-    private static final Http2FrameStream POISON_STREAM = new Http2FrameStream() {
+    static final Http2FrameStream POISON_STREAM = new Http2FrameStream() {
         @Override
         public int id() {
             return 0x5EAD;

@@ -201,6 +201,37 @@ class PooledFrameReuseTest {
         });
     }
 
+    /**
+     * A frame kept past its callback and released on the reader's thread goes back to its slot without a reset, as
+     * one released in its callback does: the next parse of its type takes the same instance, and a poisoned field
+     * of it shows nowhere.
+     */
+    @ParameterizedTest
+    @EnumSource(FrameKind.class)
+    void keptFrameBackInItsSlotIsFullyOverwrittenByTheNextParse(FrameKind kind) throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader fresh = new PooledHttp2FrameReader().reuseFrames(false);
+            String expected = parse(fresh, kind, 2, frame -> renderAndRelease(frame));
+
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader().reuseFrames(true);
+            PooledHttp2Frame kept = parse(reader, kind, 1, PooledFrameReuseTest::keep);
+            if (kept instanceof StreamFrame) {
+                ((StreamFrame) kept).stream(FrameAccess.POISON_STREAM);
+            }
+            assertTrue(kept.release());
+            FrameAccess.poison(kept);
+            PooledHttp2Frame[] second = new PooledHttp2Frame[1];
+            String actual = parse(reader, kind, 2, frame -> {
+                second[0] = frame;
+                return renderAndRelease(frame);
+            });
+            assertSame(kept, second[0], "the kept frame went back to its slot and was the one reused");
+            assertEquals(expected, actual);
+            fresh.close();
+            reader.close();
+        });
+    }
+
     private static String renderAndRelease(PooledHttp2Frame frame) {
         try {
             return FrameAccess.render(frame);
