@@ -22,8 +22,9 @@ import java.lang.invoke.VarHandle;
  * object. Nothing on that path is atomic but the consumer's own release, which is the one operation a release
  * on another thread needs. If a reference is still out when the callback returns, the reader retains the input
  * the payload views, then clears the bit and drops its own reference in one atomic step; whichever release
- * then brings the whole word to 0 resets the frame and gives it to its {@link Recycler}. Because the bit and
- * the count are one word, the reader's step and a racing last release cannot both, or neither, see 0.
+ * then brings the whole word to 0 gives the frame back to its slot, on the slot's thread, or else resets it and
+ * gives it to its {@link Recycler}. Because the bit and the count are one word, the reader's step and a racing
+ * last release cannot both, or neither, see 0.
  *
  * <p>A frame made without reuse (reuse off, paranoid mode, copies) is never held: its payload retains the
  * input from the start, and its last release frees it.
