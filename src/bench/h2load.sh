@@ -32,7 +32,8 @@
 # sharing the two), SKIP_BUILD=1 to reuse the server jar. Installs h2load from Debian's nghttp2-client when it is
 # missing. CONTROL=stock (or pooled) starts both servers with that codec: an A/A run,
 # which shows how far apart this method puts two servers that run the same code (the labels pooled and stock
-# then name the two arms, which take turns exactly as in a real run).
+# then name the two arms, which take turns exactly as in a real run). STOCK_ARM_JAR, with CONTROL, is a server jar
+# built from another commit for the arm called stock: an A/B of two builds of one codec.
 # Run nothing else meanwhile: the machine has 2 cores and the servers and h2load share them.
 set -euo pipefail
 
@@ -73,6 +74,11 @@ for scenario in ${SCENARIOS:-hello echo}; do
         pooled:*|:pooled) ;;
         *) echo "h2load: CONTROL must be stock or pooled, not ${CONTROL}" >&2; exit 1 ;;
       esac
+      server_jar=
+      if [ -n "${STOCK_ARM_JAR:-}" ]; then
+        [ -n "${CONTROL:-}" ] || { echo "h2load: STOCK_ARM_JAR needs CONTROL" >&2; exit 1; }
+        [ "$codec" = stock ] && server_jar=$STOCK_ARM_JAR
+      fi
       [ -n "${PIPELINE:-}" ] && flags+=(--pipeline "$PIPELINE")
       # shellcheck disable=SC2206
       [ -n "${SERVER_ARGS:-}" ] && flags+=(${SERVER_ARGS})
@@ -137,7 +143,11 @@ results_file=h2load${PIPELINE:+-pipeline-$PIPELINE}.txt
   echo "h2load.sh, $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$root" rev-parse --short HEAD), $(nproc) CPUs"
   echo "h2load $h2load_args, $rounds rounds, each: both servers fresh, $warmups x ${warmup_seconds}s warm-up each on" \
     "fresh connections, then $pairs pairs of ${seconds}s windows"
-  [ -n "${CONTROL:-}" ] && echo "CONTROL=$CONTROL: both arms ran the $CONTROL codec (an A/A run)"
+  if [ -n "${STOCK_ARM_JAR:-}" ]; then
+    echo "CONTROL=$CONTROL, STOCK_ARM_JAR=$STOCK_ARM_JAR: both arms ran the $CONTROL codec, the arm called stock from that jar (an A/B of two builds)"
+  elif [ -n "${CONTROL:-}" ]; then
+    echo "CONTROL=$CONTROL: both arms ran the $CONTROL codec (an A/A run)"
+  fi
   [ -n "${PIPELINE:-}" ] && echo "PIPELINE=$PIPELINE: both servers ran --pipeline $PIPELINE"
   printf '%s\n' "${summary[@]}"
 } | tee "$results/$results_file"

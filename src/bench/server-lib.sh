@@ -40,14 +40,15 @@ free_port() {
 }
 
 # start_server "JVM ARGS" [SERVER ARGS...]: starts a server on a free port ($port, its pid in $server_pid), leak
-# detection off, and waits until it listens; its output goes to $server_log.
+# detection off, and waits until it listens; its output goes to $server_log. It runs $server_jar if the caller set
+# it, else $jar.
 start_server() {
   local jvm_args=$1
   shift
   port=$(free_port)
   server_log=$work/server-$port.log
   # shellcheck disable=SC2086
-  ${SERVER_CPUS:+taskset -c "$SERVER_CPUS"} java $jvm_args -Dio.netty.leakDetection.level=disabled -jar "$jar" --port "$port" "$@" > "$server_log" 2>&1 &
+  ${SERVER_CPUS:+taskset -c "$SERVER_CPUS"} java $jvm_args -Dio.netty.leakDetection.level=disabled -jar "${server_jar:-$jar}" --port "$port" "$@" > "$server_log" 2>&1 &
   server_pid=$!
   server_pids+=("$server_pid")
   for _ in $(seq 1 100); do
