@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -31,7 +32,9 @@ import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -202,9 +205,8 @@ class PooledFrameReuseTest {
     }
 
     /**
-     * A frame kept past its callback and released on the reader's thread goes back to its slot without a reset, as
-     * one released in its callback does: the next parse of its type takes the same instance, and a poisoned field
-     * of it shows nowhere.
+     * A frame kept past its callback and released on the reader's thread goes back to its slot: the next parse of
+     * its type takes the same instance, and a poisoned field of it shows nowhere.
      */
     @ParameterizedTest
     @EnumSource(FrameKind.class)
@@ -230,6 +232,33 @@ class PooledFrameReuseTest {
             fresh.close();
             reader.close();
         });
+    }
+
+    /**
+     * A kept DATA frame back in its slot holds neither the stream a frame codec gave it nor the input it viewed: a
+     * free frame must not keep a closed stream (and its child channel) or a buffer from the garbage collector.
+     */
+    @Test
+    void keptFrameBackInItsSlotHoldsNoStreamAndNoInput() throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader().reuseFrames(true);
+            PooledHttp2Frame kept = parse(reader, FrameKind.DATA, 1, PooledFrameReuseTest::keep);
+            ((StreamFrame) kept).stream(FrameAccess.POISON_STREAM);
+            assertSame(FrameAccess.POISON_STREAM, field(StreamFrame.class, "stream", kept));
+            assertNotNull(field(PayloadView.class, "input", ((PooledFrame) kept).payload));
+            assertTrue(kept.release());
+            assertNull(field(StreamFrame.class, "stream", kept));
+            assertNull(field(PayloadView.class, "input", ((PooledFrame) kept).payload));
+            assertSame(kept, parse(reader, FrameKind.DATA, 2, PooledFrameReuseTest::releaseInCallback),
+                    "the frame was back in its slot");
+            reader.close();
+        });
+    }
+
+    private static Object field(Class<?> owner, String name, Object target) throws ReflectiveOperationException {
+        Field field = owner.getDeclaredField(name);
+        field.setAccessible(true);
+        return field.get(target);
     }
 
     private static String renderAndRelease(PooledHttp2Frame frame) {
