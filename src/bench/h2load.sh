@@ -60,6 +60,7 @@ measure() {
 
 declare -A ports pids window
 summary=()
+round_lines=()
 # shellcheck disable=SC2086
 for scenario in ${SCENARIOS:-hello echo}; do
   : > "$work/pooled.$scenario"
@@ -106,8 +107,9 @@ for scenario in ${SCENARIOS:-hello echo}; do
     stock=$(median < "$work/round.stock" | xargs printf '%.0f')
     echo "$pooled" >> "$work/pooled.$scenario"
     echo "$stock" >> "$work/stock.$scenario"
-    echo "h2load: $scenario round $round: pooled $pooled stock $stock req/s (medians of $pairs windows each);" \
-      "pooled/stock per pair$ratios"
+    round_line="h2load: $scenario round $round: pooled $pooled stock $stock req/s (medians of $pairs windows each); pooled/stock per pair$ratios"
+    echo "$round_line"
+    round_lines+=("$round_line")
   done
   verdict=$(python3 - "$work/pooled.$scenario" "$work/stock.$scenario" "$work/pairs.$scenario" <<'PY'
 import statistics, sys
@@ -150,4 +152,6 @@ results_file=h2load${PIPELINE:+-pipeline-$PIPELINE}.txt
   fi
   [ -n "${PIPELINE:-}" ] && echo "PIPELINE=$PIPELINE: both servers ran --pipeline $PIPELINE"
   printf '%s\n' "${summary[@]}"
+  # The rounds too, so that h2load-combine.py can pool this run with others.
+  printf '%s\n' "${round_lines[@]}"
 } | tee "$results/$results_file"
