@@ -71,6 +71,29 @@ final class FrameSet {
         return set;
     }
 
+    /**
+     * A reader that last read with {@code last} is closing: if that was on this thread, the free frames of the
+     * thread's sets let go of their last stream. A frame released in its callback keeps it for its next parse
+     * (storing the same stream again costs nothing), so an event loop whose connections have all closed would
+     * otherwise keep the last ones' streams, child channels included, reachable. Once per connection, never per
+     * frame.
+     */
+    static void forgetStreams(FrameSet last) {
+        if (last == null || last.owner != Thread.currentThread()) {
+            return;
+        }
+        for (FrameSet set = SETS.get(); set != null; set = set.nested) {
+            // The slots of the frame types that carry a stream.
+            set.data.forgetStreams();
+            set.headers.forgetStreams();
+            set.priority.forgetStreams();
+            set.reset.forgetStreams();
+            set.pushPromise.forgetStreams();
+            set.windowUpdate.forgetStreams();
+            set.unknown.forgetStreams();
+        }
+    }
+
     /** For tests: whether a read is using the set. */
     boolean inUse() {
         return inUse;

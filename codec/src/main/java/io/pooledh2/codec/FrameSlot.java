@@ -12,8 +12,8 @@ import java.util.Arrays;
  * released, and taken from the type's {@link FramePool} only when every frame the slot knows is out. A kept frame
  * whose last release happens on the slot's thread comes back here ({@link #takeHome}) rather than going to the
  * pool: an echo or a proxy keeps every DATA frame of a read until the read's flush, so a read of several DATA
- * frames has several out at once, and the {@code Recycler} costs more than an allocation (a get and a recycle per frame, where this is a few
- * plain operations).
+ * frames has several out at once, and the {@code Recycler} costs more than an allocation (a get and a recycle
+ * per frame, where this is a few plain operations).
  *
  * <p>The slot's first frame has a field and a flag of its own: that is the path of a frame released in its
  * callback, which every frame of most consumers takes, and it costs a flag test. The others, for frames kept
@@ -110,6 +110,19 @@ final class FrameSlot<T extends PooledFrame> {
     void putBack(PooledFrame returned) {
         if (!putBackIfPlaced(returned)) {
             returned.recycleUnused();
+        }
+    }
+
+    /** Every free frame of the slot lets go of its last stream ({@link FrameSet#forgetStreams}). */
+    void forgetStreams() {
+        if (free && frame instanceof StreamFrame) {
+            ((StreamFrame) frame).forgetStream();
+        }
+        for (long bits = extraFree; bits != 0; bits &= bits - 1) {
+            PooledFrame free = extra[Long.numberOfTrailingZeros(bits)];
+            if (free instanceof StreamFrame) {
+                ((StreamFrame) free).forgetStream();
+            }
         }
     }
 

@@ -49,10 +49,18 @@ abstract class StreamFrame extends PooledFrame implements Http2StreamFrame {
         hasStream = false;
     }
 
+    /**
+     * A free frame lets go of its last stream, which a frame released in its callback keeps for its next parse:
+     * with a frame codec the stream holds Netty's stream and its child channel, and so the whole connection.
+     */
+    final void forgetStream() {
+        hasStream = false;
+        stream = null;
+    }
+
     /** Subclasses call this from {@link #clear()}. */
     final void clearStream() {
         streamId = 0;
-        hasStream = false;
-        stream = null;
+        forgetStream();
     }
 }

@@ -253,6 +253,54 @@ class PooledFrameReuseTest {
         });
     }
 
+    /**
+     * A frame released in its callback keeps its last stream for its next parse; once a reader on the thread
+     * closes (its connection is gone), the thread's free frames let go of theirs, so that an idle event loop keeps
+     * no closed connection reachable through them: the slot's first frame, a frame in one of its further
+     * positions, and one in the set of a read nested in another's callback.
+     */
+    @ParameterizedTest
+    @EnumSource(value = FrameKind.class, names = {"DATA", "HEADERS", "PRIORITY", "RST_STREAM", "PUSH_PROMISE",
+            "WINDOW_UPDATE", "UNKNOWN"})
+    void aClosingReaderLeavesNoStreamInTheThreadsFreeFrames(FrameKind kind) throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader().reuseFrames(true);
+            PooledHttp2FrameReader other = new PooledHttp2FrameReader().reuseFrames(true);
+            Function<PooledHttp2Frame, PooledHttp2Frame> poisonAndRelease = frame -> {
+                ((StreamFrame) frame).stream(FrameAccess.POISON_STREAM);
+                return releaseInCallback(frame);
+            };
+            // The first frame kept while another is parsed: that one takes the slot's first further position.
+            PooledHttp2Frame kept = parse(reader, kind, 1, PooledFrameReuseTest::keep);
+            PooledHttp2Frame further = parse(other, kind, 2, poisonAndRelease);
+            assertNotSame(kept, further);
+            kept.release();
+            List<PooledHttp2Frame> nested = new ArrayList<>();
+            PooledHttp2Frame first = parse(reader, kind, 3, frame -> {
+                try {
+                    nested.add(parse(other, kind, 4, poisonAndRelease));
+                } catch (Http2Exception e) {
+                    throw new AssertionError(e);
+                }
+                return poisonAndRelease.apply(frame);
+            });
+            assertSame(kept, first, "the slot's first frame");
+            List<PooledHttp2Frame> free = List.of(first, further, nested.get(0));
+            Set<PooledHttp2Frame> distinct = Collections.newSetFromMap(new IdentityHashMap<>());
+            distinct.addAll(free);
+            assertEquals(3, distinct.size(), "three frames");
+            for (PooledHttp2Frame frame : free) {
+                assertSame(FrameAccess.POISON_STREAM, field(StreamFrame.class, "stream", frame),
+                        "released in its callback, a frame keeps its stream until its next parse");
+            }
+            other.close();
+            for (PooledHttp2Frame frame : free) {
+                assertNull(field(StreamFrame.class, "stream", frame));
+            }
+            reader.close();
+        });
+    }
+
     private static Object field(Class<?> owner, String name, Object target) throws ReflectiveOperationException {
         Field field = owner.getDeclaredField(name);
         field.setAccessible(true);

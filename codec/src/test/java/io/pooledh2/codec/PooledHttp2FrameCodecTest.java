@@ -37,6 +37,7 @@ import io.netty.handler.codec.http2.Http2WindowUpdateFrame;
 import io.netty.util.ReferenceCountUtil;
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
@@ -45,6 +46,7 @@ import java.util.function.Consumer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -293,6 +295,60 @@ class PooledHttp2FrameCodecTest {
                 channel.finishAndReleaseAll();
             }
         });
+    }
+
+    /**
+     * A frame released in its child channel's read keeps its stream (and through it the child channel) for its next
+     * parse; when the connection closes, the frames of the thread let go of it, so that an idle event loop keeps no
+     * closed connection reachable.
+     */
+    @Test
+    void aClosedConnectionsStreamsAreNotKeptByTheThreadsFrames() throws Exception {
+        EventLoopThread.run(() -> {
+            List<Object> frames = new ArrayList<>();
+            ChannelHandler child = new ChannelInboundHandlerAdapter() {
+                @Override
+                public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                    frames.add(msg);
+                    ReferenceCountUtil.release(msg);
+                }
+
+                @Override
+                public boolean isSharable() {
+                    return true;
+                }
+            };
+            EmbeddedChannel channel = new EmbeddedChannel();
+            channel.config().setAllocator(PooledByteBufAllocator.DEFAULT);
+            channel.pipeline().addLast(PooledHttp2FrameCodecBuilder.forServer().build(),
+                    new Http2MultiplexHandler(child));
+            try {
+                ByteBuf in = PooledByteBufAllocator.DEFAULT.buffer();
+                in.writeBytes(Http2CodecUtil.connectionPrefaceBuf());
+                RawFrames.header(in, 0, 0x4, 0, 0);
+                RawFrames.frame(in, 0x1, Http2Flags.END_HEADERS, 3, RawFrames.requestHeaders("/one"));
+                RawFrames.frame(in, 0x0, Http2Flags.END_STREAM, 3, new byte[] {1, 2, 3});
+                channel.writeInbound(in);
+                channel.runPendingTasks();
+                assertEquals(2, frames.size(), "HEADERS and DATA: " + frames);
+                for (Object frame : frames) {
+                    assertNotNull(streamField(frame), "kept for the next parse: " + frame.getClass());
+                }
+                assertTrue(channel.close().isSuccess());
+                channel.runPendingTasks();
+                for (Object frame : frames) {
+                    assertNull(streamField(frame), frame.getClass().getName());
+                }
+            } finally {
+                channel.finishAndReleaseAll();
+            }
+        });
+    }
+
+    private static Object streamField(Object frame) throws ReflectiveOperationException {
+        Field stream = StreamFrame.class.getDeclaredField("stream");
+        stream.setAccessible(true);
+        return stream.get(frame);
     }
 
     /** A frame writer that records which control frames went through it. */
