@@ -252,35 +252,17 @@ class PooledHttp2FrameCodecTest {
         EventLoopThread.run(() -> {
             List<Object> headersFrames = new ArrayList<>();
             List<String> streams = new ArrayList<>();
-            ChannelHandler child = new ChannelInboundHandlerAdapter() {
-                @Override
-                public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                    try {
-                        assertTrue(msg instanceof PooledHttp2Frame, "a pooled frame: " + msg);
-                        if (msg instanceof Http2HeadersFrame) {
-                            headersFrames.add(msg);
-                            Http2HeadersFrame h = (Http2HeadersFrame) msg;
-                            assertNotNull(h.stream());
-                            streams.add(h.stream().id() + " " + h.headers().path());
-                        }
-                    } finally {
-                        ReferenceCountUtil.release(msg);
-                    }
+            EmbeddedChannel channel = multiplexedServer(msg -> {
+                assertTrue(msg instanceof PooledHttp2Frame, "a pooled frame: " + msg);
+                if (msg instanceof Http2HeadersFrame) {
+                    headersFrames.add(msg);
+                    Http2HeadersFrame h = (Http2HeadersFrame) msg;
+                    assertNotNull(h.stream());
+                    streams.add(h.stream().id() + " " + h.headers().path());
                 }
-
-                @Override
-                public boolean isSharable() {
-                    return true;
-                }
-            };
-            EmbeddedChannel channel = new EmbeddedChannel();
-            channel.config().setAllocator(PooledByteBufAllocator.DEFAULT);
-            channel.pipeline().addLast(PooledHttp2FrameCodecBuilder.forServer().build(),
-                    new Http2MultiplexHandler(child));
+            });
             try {
-                ByteBuf in = PooledByteBufAllocator.DEFAULT.buffer();
-                in.writeBytes(Http2CodecUtil.connectionPrefaceBuf());
-                RawFrames.header(in, 0, 0x4, 0, 0);
+                ByteBuf in = prefaceAndSettings();
                 // Not stream 1: with no server parent channel, the multiplexer takes stream 1 for an upgrade.
                 RawFrames.frame(in, 0x1, Http2Flags.END_HEADERS | Http2Flags.END_STREAM, 3,
                         RawFrames.requestHeaders("/one"));
@@ -306,26 +288,9 @@ class PooledHttp2FrameCodecTest {
     void aClosedConnectionsStreamsAreNotKeptByTheThreadsFrames() throws Exception {
         EventLoopThread.run(() -> {
             List<Object> frames = new ArrayList<>();
-            ChannelHandler child = new ChannelInboundHandlerAdapter() {
-                @Override
-                public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                    frames.add(msg);
-                    ReferenceCountUtil.release(msg);
-                }
-
-                @Override
-                public boolean isSharable() {
-                    return true;
-                }
-            };
-            EmbeddedChannel channel = new EmbeddedChannel();
-            channel.config().setAllocator(PooledByteBufAllocator.DEFAULT);
-            channel.pipeline().addLast(PooledHttp2FrameCodecBuilder.forServer().build(),
-                    new Http2MultiplexHandler(child));
+            EmbeddedChannel channel = multiplexedServer(frames::add);
             try {
-                ByteBuf in = PooledByteBufAllocator.DEFAULT.buffer();
-                in.writeBytes(Http2CodecUtil.connectionPrefaceBuf());
-                RawFrames.header(in, 0, 0x4, 0, 0);
+                ByteBuf in = prefaceAndSettings();
                 RawFrames.frame(in, 0x1, Http2Flags.END_HEADERS, 3, RawFrames.requestHeaders("/one"));
                 RawFrames.frame(in, 0x0, Http2Flags.END_STREAM, 3, new byte[] {1, 2, 3});
                 channel.writeInbound(in);
@@ -343,6 +308,40 @@ class PooledHttp2FrameCodecTest {
                 channel.finishAndReleaseAll();
             }
         });
+    }
+
+    /**
+     * A server channel with the pooled frame codec and {@link Http2MultiplexHandler}, whose child channels share one
+     * handler: it gives each frame to {@code onRead}, then releases it.
+     */
+    private static EmbeddedChannel multiplexedServer(Consumer<Object> onRead) {
+        ChannelHandler child = new ChannelInboundHandlerAdapter() {
+            @Override
+            public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                try {
+                    onRead.accept(msg);
+                } finally {
+                    ReferenceCountUtil.release(msg);
+                }
+            }
+
+            @Override
+            public boolean isSharable() {
+                return true;
+            }
+        };
+        EmbeddedChannel channel = new EmbeddedChannel();
+        channel.config().setAllocator(PooledByteBufAllocator.DEFAULT);
+        channel.pipeline().addLast(PooledHttp2FrameCodecBuilder.forServer().build(), new Http2MultiplexHandler(child));
+        return channel;
+    }
+
+    /** The client's connection preface and an empty SETTINGS frame. */
+    private static ByteBuf prefaceAndSettings() {
+        ByteBuf in = PooledByteBufAllocator.DEFAULT.buffer();
+        in.writeBytes(Http2CodecUtil.connectionPrefaceBuf());
+        RawFrames.header(in, 0, 0x4, 0, 0);
+        return in;
     }
 
     private static Object streamField(Object frame) throws ReflectiveOperationException {
