@@ -119,9 +119,9 @@ final class FrameSlot<T extends PooledFrame> {
             ((StreamFrame) frame).forgetStream();
         }
         for (long bits = extraFree; bits != 0; bits &= bits - 1) {
-            PooledFrame free = extra[Long.numberOfTrailingZeros(bits)];
-            if (free instanceof StreamFrame) {
-                ((StreamFrame) free).forgetStream();
+            PooledFrame spare = extra[Long.numberOfTrailingZeros(bits)];
+            if (spare instanceof StreamFrame) {
+                ((StreamFrame) spare).forgetStream();
             }
         }
     }
