@@ -73,24 +73,25 @@ final class FrameSet {
 
     /**
      * A reader that last read with {@code last} is closing: if that was on this thread, the free frames of the
-     * thread's sets let go of their last stream. A frame released in its callback keeps it for its next parse
-     * (storing the same stream again costs nothing), so an event loop whose connections have all closed would
-     * otherwise keep the last ones' streams, child channels included, reachable. Once per connection, never per
-     * frame.
+     * thread's sets drop what their last parse left in them. A frame released in its callback keeps its stream,
+     * and a HEADERS or PUSH_PROMISE frame its block's names and values, for its next parse to compare with
+     * (storing the same reference again costs nothing), so an event loop whose connections have all closed would
+     * otherwise keep the last ones reachable: their streams, child channels included, and their last request
+     * headers. Once per connection, never per frame.
      */
-    static void forgetStreams(FrameSet last) {
+    static void forgetLastParses(FrameSet last) {
         if (last == null || last.owner != Thread.currentThread()) {
             return;
         }
         for (FrameSet set = SETS.get(); set != null; set = set.nested) {
             // The slots of the frame types that carry a stream.
-            set.data.forgetStreams();
-            set.headers.forgetStreams();
-            set.priority.forgetStreams();
-            set.reset.forgetStreams();
-            set.pushPromise.forgetStreams();
-            set.windowUpdate.forgetStreams();
-            set.unknown.forgetStreams();
+            set.data.forgetLastParses();
+            set.headers.forgetLastParses();
+            set.priority.forgetLastParses();
+            set.reset.forgetLastParses();
+            set.pushPromise.forgetLastParses();
+            set.windowUpdate.forgetLastParses();
+            set.unknown.forgetLastParses();
         }
     }
 

@@ -113,15 +113,15 @@ final class FrameSlot<T extends PooledFrame> {
         }
     }
 
-    /** Every free frame of the slot lets go of its last stream ({@link FrameSet#forgetStreams}). */
-    void forgetStreams() {
+    /** Every free frame of the slot drops what its last parse left in it ({@link FrameSet#forgetLastParses}). */
+    void forgetLastParses() {
         if (free && frame instanceof StreamFrame) {
-            ((StreamFrame) frame).forgetStream();
+            ((StreamFrame) frame).forgetLastParse();
         }
         for (long bits = extraFree; bits != 0; bits &= bits - 1) {
             PooledFrame spare = extra[Long.numberOfTrailingZeros(bits)];
             if (spare instanceof StreamFrame) {
-                ((StreamFrame) spare).forgetStream();
+                ((StreamFrame) spare).forgetLastParse();
             }
         }
     }

@@ -55,6 +55,15 @@ abstract class HeaderBlockFrame extends StreamFrame {
         }
     }
 
+    @Override
+    void forgetLastParse() {
+        super.forgetLastParse();
+        // Free, the frame's headers are its own emptied container or null (see emptyHeaders).
+        if (ownHeaders != null) {
+            ownHeaders.recycle();
+        }
+    }
+
     /** The container the next block of this frame decodes into. */
     final PooledHttp2Headers reusableHeaders(PooledHttp2HeadersDecoder decoder) {
         PooledHttp2Headers own = ownHeaders;

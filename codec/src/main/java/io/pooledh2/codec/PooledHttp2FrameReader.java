@@ -78,8 +78,9 @@ import static io.netty.handler.codec.http2.Http2FrameTypes.WINDOW_UPDATE;
  * object; a frame the consumer keeps is left to it, and the next parse takes another of the thread's frames of
  * that type, or one from a {@link io.netty.util.Recycler} if consumers kept them all. A kept frame released on
  * the reader's thread goes back to the thread's frames, one released on another thread to the
- * {@code Recycler}. A frame released in its callback keeps the stream a frame codec gave it until its next parse
- * (giving it the same one again then stores nothing) or until a reader on the thread is {@link #close() closed}.
+ * {@code Recycler}. A frame released in its callback keeps the stream a frame codec gave it, and a header block's
+ * name and value objects, out of reach, until its next parse (which then stores only what differs) or until a
+ * reader on the thread is {@link #close() closed}.
  * A frame and its payload share one reference count (DATA payloads, GOAWAY debug data and unknown payloads are
  * views of the input, with no copy); the input is retained only for a frame that outlives its callback. On the
  * {@link Http2FrameListener} path the listener is called straight from the parsed values, and frame objects carry
@@ -289,14 +290,15 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
 
     /**
      * Releases the header block and the partial frame in progress, if any. Between reads the reader holds nothing
-     * else. On the thread the reader last read on, the thread's free frames also let go of the streams they last
-     * carried, which would otherwise keep a closed connection reachable from an idle thread.
+     * else. On the thread the reader last read on, the thread's free frames also drop the streams and header names
+     * and values their last parse left in them, which would otherwise keep a closed connection and its last
+     * requests' headers reachable from an idle thread.
      */
     @Override
     public void close() {
         abandonHeaderBlock();
         releasePartialFrame();
-        FrameSet.forgetStreams(lastFrames);
+        FrameSet.forgetLastParses(lastFrames);
     }
 
     /**

@@ -50,10 +50,15 @@ abstract class StreamFrame extends PooledFrame implements Http2StreamFrame {
     }
 
     /**
-     * A free frame lets go of its last stream, which a frame released in its callback keeps for its next parse:
-     * with a frame codec the stream holds Netty's stream and its child channel, and so the whole connection.
+     * A free frame drops what its last parse left in it for the next parse to compare with: its stream here, which
+     * with a frame codec holds Netty's stream and its child channel, and so the whole connection; a header block's
+     * names and values too ({@link HeaderBlockFrame}). See {@link FrameSet#forgetLastParses}.
      */
-    final void forgetStream() {
+    void forgetLastParse() {
+        forgetStream();
+    }
+
+    private void forgetStream() {
         hasStream = false;
         stream = null;
     }

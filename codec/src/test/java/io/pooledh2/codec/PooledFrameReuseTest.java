@@ -254,15 +254,15 @@ class PooledFrameReuseTest {
     }
 
     /**
-     * A frame released in its callback keeps its last stream for its next parse; once a reader on the thread
-     * closes (its connection is gone), the thread's free frames let go of theirs, so that an idle event loop keeps
-     * no closed connection reachable through them: the slot's first frame, a frame in one of its further
-     * positions, and one in the set of a read nested in another's callback.
+     * A frame released in its callback keeps its last stream, and a header block's names and values, for its next
+     * parse; once a reader on the thread closes (its connection is gone), the thread's free frames drop them, so
+     * that an idle event loop keeps no closed connection reachable through them: the slot's first frame, a frame
+     * in one of its further positions, and one in the set of a read nested in another's callback.
      */
     @ParameterizedTest
     @EnumSource(value = FrameKind.class, names = {"DATA", "HEADERS", "PRIORITY", "RST_STREAM", "PUSH_PROMISE",
             "WINDOW_UPDATE", "UNKNOWN"})
-    void aClosingReaderLeavesNoStreamInTheThreadsFreeFrames(FrameKind kind) throws Exception {
+    void aClosingReaderLeavesNothingOfItsLastParseInTheThreadsFreeFrames(FrameKind kind) throws Exception {
         EventLoopThread.run(() -> {
             PooledHttp2FrameReader reader = new PooledHttp2FrameReader().reuseFrames(true);
             PooledHttp2FrameReader other = new PooledHttp2FrameReader().reuseFrames(true);
@@ -292,13 +292,23 @@ class PooledFrameReuseTest {
             for (PooledHttp2Frame frame : free) {
                 assertSame(FrameAccess.POISON_STREAM, field(StreamFrame.class, "stream", frame),
                         "released in its callback, a frame keeps its stream until its next parse");
+                if (frame instanceof HeaderBlockFrame) {
+                    assertTrue(ownHeaders(frame).referencesHeld() > 0, "and its block's names and values");
+                }
             }
             other.close();
             for (PooledHttp2Frame frame : free) {
                 assertNull(field(StreamFrame.class, "stream", frame));
+                if (frame instanceof HeaderBlockFrame) {
+                    assertEquals(0, ownHeaders(frame).referencesHeld());
+                }
             }
             reader.close();
         });
+    }
+
+    private static PooledHttp2Headers ownHeaders(PooledHttp2Frame frame) throws ReflectiveOperationException {
+        return (PooledHttp2Headers) field(HeaderBlockFrame.class, "ownHeaders", frame);
     }
 
     private static Object field(Class<?> owner, String name, Object target) throws ReflectiveOperationException {
