@@ -778,13 +778,15 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         }
         FrameSlot<PooledDataFrame> slot = frames != null ? frames.data : null;
         PooledDataFrame frame = slot != null ? slot.take() : PooledDataFrame.POOL.newUnpooled();
-        frame.init(streamId, in, in.readerIndex(), dataLength, padding, endStream, slot == null);
         Http2FrameListener direct = direct();
         if (direct == null) {
+            frame.init(streamId, in, in.readerIndex(), dataLength, padding, endStream, slot == null);
             deliver(ctx, frame, slot);
             return;
         }
-        // A listener that keeps nothing gets the frame's payload; the frame only carries the count it shares.
+        // A listener that keeps nothing gets the frame's payload; the frame only carries the count it shares, and
+        // its other fields, which nothing reads here, are not set.
+        frame.payload.target(in, in.readerIndex(), dataLength, slot == null);
         handOutToReader(frame, slot);
         try {
             direct.onDataRead(ctx, streamId, frame.payload, padding, endStream);
