@@ -25,7 +25,10 @@ import java.nio.channels.ScatteringByteChannel;
  * <p>During the callback the input is alive because the reader is reading it. A frame that outlives the callback
  * retains the input ({@link #retainInput()}), which also stops Netty's {@code ByteToMessageDecoder} from
  * compacting or appending to it; the last release of the frame releases it. Reads and writes behave as on a
- * slice of the input: indexes from 0, capacity fixed at the payload's length.
+ * slice of the input: indexes from 0, capacity fixed at the length of the frame's payload. Its shape is that of
+ * the buffer Netty's reader hands out, a slice of the whole payload that the reader has read up to where the
+ * listener's bytes start (past DATA's pad length, GOAWAY's stream id and error code), so that code reading from
+ * index 0, or resetting the reader index, sees what it sees with Netty.
  */
 final class PayloadView extends AbstractByteBuf {
 
@@ -54,8 +57,11 @@ final class PayloadView extends AbstractByteBuf {
         this.frame = frame;
     }
 
-    /** Points the view at {@code length} bytes of {@code input} from {@code index}; retains the input if asked. */
-    void target(ByteBuf input, int index, int length, boolean retainInput) {
+    /**
+     * Points the view at the {@code length} bytes of a frame's payload in {@code input} from {@code index}, readable
+     * from {@code readerIndex} to {@code writerIndex} (the view's own indexes); retains the input if asked.
+     */
+    void target(ByteBuf input, int index, int length, int readerIndex, int writerIndex, boolean retainInput) {
         if (this.input != input) {
             // A reference store costs a GC barrier: skipped for the same input.
             this.input = input;
@@ -73,15 +79,14 @@ final class PayloadView extends AbstractByteBuf {
         offset = index;
         this.length = length;
         maxCapacity(length);
-        // Indexes and marks as on a new slice: marks at 0, all bytes readable. Marks move only when a consumer
-        // sets them, so they are reset only then.
+        // Marks as on a new slice, at 0. Marks move only when a consumer sets them, so they are reset only then.
         if (marked) {
             marked = false;
             setIndex(0, 0);
             super.markReaderIndex();
             super.markWriterIndex();
         }
-        setIndex(0, length);
+        setIndex(readerIndex, writerIndex);
         if (retainInput) {
             input.retain();
         }
@@ -199,6 +204,24 @@ final class PayloadView extends AbstractByteBuf {
     @Override
     public ByteBuf unwrap() {
         return input;
+    }
+
+    // Derived buffers as Netty's slices make them: the bounds checked first, a duplicate with its marks at 0.
+
+    @Override
+    public ByteBuf slice(int index, int length) {
+        checkIndex(index, length);
+        return super.slice(index, length);
+    }
+
+    @Override
+    public ByteBuf duplicate() {
+        return slice(0, capacity()).setIndex(readerIndex(), writerIndex());
+    }
+
+    @Override
+    public ByteBuf retainedDuplicate() {
+        return retainedSlice(0, capacity()).setIndex(readerIndex(), writerIndex());
     }
 
     @Override

@@ -28,16 +28,15 @@ final class PooledDataFrame extends StreamFrame implements Http2DataFrame {
     }
 
     /**
-     * Sets every field: the payload is {@code length} bytes of {@code input} from {@code index}, retained now
-     * only for a frame that is never reused (a reused one retains it if it outlives its callback).
+     * Sets every field but the payload, which the reader has pointed at the input first (the input retained
+     * then only for a frame that is never reused: a reused one retains it if it outlives its callback).
      */
-    void init(int streamId, ByteBuf input, int index, int length, int padding, boolean endStream,
-              boolean retainInput) {
+    void init(int streamId, int padding, boolean endStream) {
         initStream(streamId);
-        payload.target(input, index, length, retainInput);
         this.padding = padding;
         this.endStream = endStream;
-        this.initialFlowControlledBytes = length + padding;
+        // As Netty's frame computes it.
+        this.initialFlowControlledBytes = payload.readableBytes() + padding;
     }
 
     @Override

@@ -26,11 +26,10 @@ final class PooledGoAwayFrame extends PooledFrame implements Http2GoAwayFrame {
         content = payload;
     }
 
-    /** Sets every field; the debug data as DATA's payload ({@link PooledDataFrame#init}). */
-    void init(int lastStreamId, long errorCode, ByteBuf input, int index, int length, boolean retainInput) {
+    /** Sets every field; the debug data is the payload, pointed at the input by the reader as DATA's. */
+    void init(int lastStreamId, long errorCode) {
         this.lastStreamId = lastStreamId;
         this.errorCode = errorCode;
-        payload.target(input, index, length, retainInput);
         if (content != payload) {
             content = payload;  // only after a copy's buffer: a reference store costs a GC barrier
         }

@@ -773,20 +773,20 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         boolean endStream = hasFlag(Http2Flags.END_STREAM);
         Http2FrameListener keeping = keepingListener();
         if (keeping != null) {
-            keeping.onDataRead(ctx, streamId, in.readSlice(dataLength), padding, endStream);
+            keeping.onDataRead(ctx, streamId, payloadSlice(in, payloadEnd, dataLength), padding, endStream);
             return;
         }
         FrameSlot<PooledDataFrame> slot = frames != null ? frames.data : null;
         PooledDataFrame frame = slot != null ? slot.take() : PooledDataFrame.POOL.newUnpooled();
+        targetPayload(frame, in, payloadEnd, dataLength, slot);
         Http2FrameListener direct = direct();
         if (direct == null) {
-            frame.init(streamId, in, in.readerIndex(), dataLength, padding, endStream, slot == null);
+            frame.init(streamId, padding, endStream);
             deliver(ctx, frame, slot);
             return;
         }
         // A listener that keeps nothing gets the frame's payload; the frame only carries the count it shares, and
         // its other fields, which nothing reads here, are not set.
-        frame.payload.target(in, in.readerIndex(), dataLength, slot == null);
         handOutToReader(frame, slot);
         try {
             direct.onDataRead(ctx, streamId, frame.payload, padding, endStream);
@@ -999,14 +999,16 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
             throws Http2Exception {
         int lastStreamId = readUnsignedInt(in);
         long errorCode = in.readUnsignedInt();
+        int debugLength = payloadEnd - in.readerIndex();
         Http2FrameListener keeping = keepingListener();
         if (keeping != null) {
-            keeping.onGoAwayRead(ctx, lastStreamId, errorCode, in.readSlice(payloadEnd - in.readerIndex()));
+            keeping.onGoAwayRead(ctx, lastStreamId, errorCode, payloadSlice(in, payloadEnd, debugLength));
             return;
         }
         FrameSlot<PooledGoAwayFrame> slot = frames != null ? frames.goAway : null;
         PooledGoAwayFrame frame = slot != null ? slot.take() : PooledGoAwayFrame.POOL.newUnpooled();
-        frame.init(lastStreamId, errorCode, in, in.readerIndex(), payloadEnd - in.readerIndex(), slot == null);
+        targetPayload(frame, in, payloadEnd, debugLength, slot);
+        frame.init(lastStreamId, errorCode);
         Http2FrameListener direct = direct();
         if (direct == null) {
             deliver(ctx, frame, slot);
@@ -1049,8 +1051,29 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         }
         FrameSlot<PooledUnknownFrame> slot = frames != null ? frames.unknown : null;
         PooledUnknownFrame frame = slot != null ? slot.take() : PooledUnknownFrame.POOL.newUnpooled();
-        frame.init(frameType, streamId, flags, in, in.readerIndex(), payloadLength, slot == null);
+        targetPayload(frame, in, in.readerIndex() + payloadLength, payloadLength, slot);
+        frame.init(frameType, streamId, flags);
         deliver(ctx, frame, slot);
+    }
+
+    /**
+     * The buffer Netty's reader (4.2.20) hands a listener: its slice of the frame's whole payload, read up to where
+     * {@code in} stands, with the {@code length} bytes from there readable.
+     */
+    private ByteBuf payloadSlice(ByteBuf in, int payloadEnd, int length) {
+        int start = payloadEnd - payloadLength;
+        int readerIndex = in.readerIndex() - start;
+        return in.slice(start, payloadLength).setIndex(readerIndex, readerIndex + length);
+    }
+
+    /**
+     * Points the frame's payload view at what {@link #payloadSlice} would be; the input is retained now only for a
+     * frame made for this parse alone ({@code slot == null}).
+     */
+    private void targetPayload(PooledFrame frame, ByteBuf in, int payloadEnd, int length, FrameSlot<?> slot) {
+        int start = payloadEnd - payloadLength;
+        int readerIndex = in.readerIndex() - start;
+        frame.payload.target(in, start, payloadLength, readerIndex, readerIndex + length, slot == null);
     }
 
     /**

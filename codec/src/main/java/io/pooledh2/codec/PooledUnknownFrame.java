@@ -31,12 +31,11 @@ final class PooledUnknownFrame extends StreamFrame implements Http2UnknownFrame 
         super(handle, true);
     }
 
-    /** Sets every field; the payload as for DATA ({@link PooledDataFrame#init}). */
-    void init(byte frameType, int streamId, short flags, ByteBuf input, int index, int length, boolean retainInput) {
+    /** Sets every field; the payload is pointed at the input by the reader, as DATA's. */
+    void init(byte frameType, int streamId, short flags) {
         this.frameType = frameType;
         initStream(streamId);
         this.flags.setFlag(false, ALL_FLAGS).setFlag(true, flags);
-        payload.target(input, index, length, retainInput);
     }
 
     @Override

@@ -148,7 +148,7 @@ final class FrameAccess {
         }
         if (frame instanceof PooledDataFrame) {
             PooledDataFrame f = (PooledDataFrame) frame;
-            f.payload.target(Unpooled.wrappedBuffer(RawFrames.bytes("poison")), 0, 3, false);
+            f.payload.target(Unpooled.wrappedBuffer(RawFrames.bytes("poison")), 0, 3, 0, 3, false);
             f.padding = 77;
             f.endStream = true;
             f.initialFlowControlledBytes = 77;
@@ -193,7 +193,7 @@ final class FrameAccess {
             PooledUnknownFrame f = (PooledUnknownFrame) frame;
             f.frameType = 0x77;
             f.flags.setFlag(true, (short) 0xFF);
-            f.payload.target(Unpooled.wrappedBuffer(RawFrames.bytes("poison")), 0, 3, false);
+            f.payload.target(Unpooled.wrappedBuffer(RawFrames.bytes("poison")), 0, 3, 0, 3, false);
         }
     }
 

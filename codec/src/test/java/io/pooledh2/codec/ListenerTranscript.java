@@ -311,20 +311,24 @@ final class ListenerTranscript implements Http2FrameListener {
     }
 
     /**
-     * Hex of the readable bytes; long buffers as length, CRC32, first and last bytes. Never moves an index.
-     * A released or otherwise broken buffer renders as UNEXPECTED instead of throwing into the reader.
+     * Hex of the readable bytes (long buffers as length, CRC32, first and last bytes), then the buffer's indexes
+     * and capacity. The indexes are part of what a listener gets: Netty's reader hands out the frame's payload with
+     * the reader index past the fields read before it (the pad length, GOAWAY's stream id and code), and a
+     * listener may read from index 0. Never moves an index. A released or otherwise broken buffer renders as
+     * UNEXPECTED instead of throwing into the reader.
      */
     static String hex(ByteBuf buf) {
         try {
+            String shape = " r=" + buf.readerIndex() + " w=" + buf.writerIndex() + " c=" + buf.capacity();
             int length = buf.readableBytes();
             if (length <= FULL_HEX_LIMIT) {
-                return "<" + ByteBufUtil.hexDump(buf) + ">";
+                return "<" + ByteBufUtil.hexDump(buf) + ">" + shape;
             }
             CRC32 crc = new CRC32();
             crc.update(ByteBufUtil.getBytes(buf));
             return "<len=" + length + " crc32=" + Long.toHexString(crc.getValue())
                     + " head=" + ByteBufUtil.hexDump(buf, buf.readerIndex(), 16)
-                    + " tail=" + ByteBufUtil.hexDump(buf, buf.writerIndex() - 16, 16) + ">";
+                    + " tail=" + ByteBufUtil.hexDump(buf, buf.writerIndex() - 16, 16) + ">" + shape;
         } catch (RuntimeException e) {
             return "UNEXPECTED " + e.getClass().getName() + " rendering buffer";
         }

@@ -95,7 +95,7 @@ class PooledHttp2FrameCodecTest {
         }
         if (msg instanceof Http2DataFrame) {
             Http2DataFrame f = (Http2DataFrame) msg;
-            out.append(" data=").append(ByteBufUtil.hexDump(f.content())).append(" pad=").append(f.padding())
+            out.append(" data=").append(ListenerTranscript.hex(f.content())).append(" pad=").append(f.padding())
                     .append(" eos=").append(f.isEndStream()).append(" fc=").append(f.initialFlowControlledBytes());
         } else if (msg instanceof Http2HeadersFrame) {
             Http2HeadersFrame f = (Http2HeadersFrame) msg;
@@ -116,13 +116,13 @@ class PooledHttp2FrameCodecTest {
         } else if (msg instanceof Http2GoAwayFrame) {
             Http2GoAwayFrame f = (Http2GoAwayFrame) msg;
             out.append(" last=").append(f.lastStreamId()).append(" error=").append(f.errorCode())
-                    .append(" debug=").append(ByteBufUtil.hexDump(f.content()));
+                    .append(" debug=").append(ListenerTranscript.hex(f.content()));
         } else if (msg instanceof Http2WindowUpdateFrame) {
             out.append(" inc=").append(((Http2WindowUpdateFrame) msg).windowSizeIncrement());
         } else if (msg instanceof Http2UnknownFrame) {
             Http2UnknownFrame f = (Http2UnknownFrame) msg;
             out.append(" type=").append(f.frameType()).append(" flags=").append(f.flags().value())
-                    .append(" payload=").append(ByteBufUtil.hexDump(f.content()));
+                    .append(" payload=").append(ListenerTranscript.hex(f.content()));
         }
         return out.toString();
     }
