@@ -6,6 +6,7 @@ package io.pooledh2.codec;
 import io.netty.buffer.AbstractByteBuf;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.util.internal.MathUtil;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -210,7 +211,12 @@ final class PayloadView extends AbstractByteBuf {
 
     @Override
     public ByteBuf slice(int index, int length) {
-        checkIndex(index, length);
+        // Before the slice's constructor, which takes a negative length for an illegal capacity; the count is
+        // checked there, as Netty's slices leave it to their parent's slice.
+        if (MathUtil.isOutOfBounds(index, length, this.length)) {
+            throw new IndexOutOfBoundsException(String.format(
+                    "index: %d, length: %d (expected: range(0, %d))", index, length, this.length));
+        }
         return super.slice(index, length);
     }
 

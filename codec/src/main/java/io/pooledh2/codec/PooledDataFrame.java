@@ -28,15 +28,19 @@ final class PooledDataFrame extends StreamFrame implements Http2DataFrame {
     }
 
     /**
-     * Sets every field but the payload, which the reader has pointed at the input first (the input retained
-     * then only for a frame that is never reused: a reused one retains it if it outlives its callback).
+     * Sets every field: the payload is the frame's payload, {@code length} bytes of {@code input} from
+     * {@code index}, with the {@code dataLength} bytes of data from {@code dataIndex} readable, as Netty's reader
+     * hands it out; the input is retained now only for a frame that is never reused (a reused one retains it if it
+     * outlives its callback). In one method with the other fields, not pointed by the reader beforehand: that
+     * measured about 3 ns more per kept frame (ForwardDataBenchmark).
      */
-    void init(int streamId, int padding, boolean endStream) {
+    void init(int streamId, ByteBuf input, int index, int length, int dataIndex, int dataLength, int padding,
+              boolean endStream, boolean retainInput) {
         initStream(streamId);
+        payload.target(input, index, length, dataIndex, dataIndex + dataLength, retainInput);
         this.padding = padding;
         this.endStream = endStream;
-        // As Netty's frame computes it.
-        this.initialFlowControlledBytes = payload.readableBytes() + padding;
+        this.initialFlowControlledBytes = dataLength + padding;
     }
 
     @Override

@@ -773,20 +773,24 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         boolean endStream = hasFlag(Http2Flags.END_STREAM);
         Http2FrameListener keeping = keepingListener();
         if (keeping != null) {
-            keeping.onDataRead(ctx, streamId, payloadSlice(in, payloadEnd, dataLength), padding, endStream);
+            // Unpadded, Netty's slice of the payload is the data's own.
+            ByteBuf data = padding == 0 ? in.readSlice(dataLength) : payloadSlice(in, payloadEnd, dataLength);
+            keeping.onDataRead(ctx, streamId, data, padding, endStream);
             return;
         }
         FrameSlot<PooledDataFrame> slot = frames != null ? frames.data : null;
         PooledDataFrame frame = slot != null ? slot.take() : PooledDataFrame.POOL.newUnpooled();
-        targetPayload(frame, in, payloadEnd, dataLength, slot);
+        int start = payloadEnd - payloadLength;
+        int dataIndex = in.readerIndex() - start;
         Http2FrameListener direct = direct();
         if (direct == null) {
-            frame.init(streamId, padding, endStream);
+            frame.init(streamId, in, start, payloadLength, dataIndex, dataLength, padding, endStream, slot == null);
             deliver(ctx, frame, slot);
             return;
         }
         // A listener that keeps nothing gets the frame's payload; the frame only carries the count it shares, and
         // its other fields, which nothing reads here, are not set.
+        frame.payload.target(in, start, payloadLength, dataIndex, dataIndex + dataLength, slot == null);
         handOutToReader(frame, slot);
         try {
             direct.onDataRead(ctx, streamId, frame.payload, padding, endStream);
