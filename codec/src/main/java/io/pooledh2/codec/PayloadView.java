@@ -6,6 +6,7 @@ package io.pooledh2.codec;
 import io.netty.buffer.AbstractByteBuf;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.util.IllegalReferenceCountException;
 import io.netty.util.internal.MathUtil;
 
 import java.io.IOException;
@@ -140,6 +141,28 @@ final class PayloadView extends AbstractByteBuf {
         return unwrapped != null ? unwrapped : input;
     }
 
+    /**
+     * {@link #bytes()} for the methods that check no index, and so no count: a view whose frame was released and
+     * reset has forgotten its input, and says so as its index-checked methods do, not with a
+     * {@code NullPointerException}.
+     */
+    private ByteBuf liveBytes() {
+        ByteBuf bytes = bytes();
+        if (bytes == null) {
+            throw new IllegalReferenceCountException(0);
+        }
+        return bytes;
+    }
+
+    /** {@link #input}, checked as {@link #liveBytes()} is. */
+    private ByteBuf liveInput() {
+        ByteBuf input = this.input;
+        if (input == null) {
+            throw new IllegalReferenceCountException(0);
+        }
+        return input;
+    }
+
     // The count is the frame's.
 
     @Override
@@ -193,13 +216,13 @@ final class PayloadView extends AbstractByteBuf {
 
     @Override
     public ByteBufAllocator alloc() {
-        return input.alloc();
+        return liveInput().alloc();
     }
 
     @Override
     @Deprecated
     public ByteOrder order() {
-        return input.order();
+        return liveInput().order();
     }
 
     @Override
@@ -232,47 +255,47 @@ final class PayloadView extends AbstractByteBuf {
 
     @Override
     public boolean isDirect() {
-        return input.isDirect();
+        return liveInput().isDirect();
     }
 
     @Override
     public boolean isReadOnly() {
-        return input.isReadOnly();
+        return liveInput().isReadOnly();
     }
 
     @Override
     public boolean isContiguous() {
-        return bytes().isContiguous();
+        return liveBytes().isContiguous();
     }
 
     @Override
     public boolean hasArray() {
-        return bytes().hasArray();
+        return liveBytes().hasArray();
     }
 
     @Override
     public byte[] array() {
-        return bytes().array();
+        return liveBytes().array();
     }
 
     @Override
     public int arrayOffset() {
-        return bytes().arrayOffset() + offset;
+        return liveBytes().arrayOffset() + offset;
     }
 
     @Override
     public boolean hasMemoryAddress() {
-        return bytes().hasMemoryAddress();
+        return liveBytes().hasMemoryAddress();
     }
 
     @Override
     public long memoryAddress() {
-        return bytes().memoryAddress() + offset;
+        return liveBytes().memoryAddress() + offset;
     }
 
     @Override
     public int nioBufferCount() {
-        return bytes().nioBufferCount();
+        return liveBytes().nioBufferCount();
     }
 
     @Override

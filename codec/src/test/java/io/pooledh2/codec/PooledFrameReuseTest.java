@@ -4,6 +4,7 @@
 package io.pooledh2.codec;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufHolder;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -343,6 +344,44 @@ class PooledFrameReuseTest {
             PooledHttp2Frame second = parse(reader, kind, 2, PooledFrameReuseTest::releaseInCallback);
             assertNotSame(first, second, "paranoid mode never reuses");
             reader.close();
+        });
+    }
+
+    /**
+     * A payload used after its frame's last release, a consumer's bug, fails as Netty's released buffers do on
+     * access, with {@code IllegalReferenceCountException}, also from the methods that check no index (they threw
+     * {@code NullPointerException} before: the released view forgets its input). While the frame is live they
+     * answer as the input does.
+     */
+    @ParameterizedTest
+    @EnumSource(value = FrameKind.class, names = {"DATA", "GOAWAY", "UNKNOWN"})
+    void payloadOfAReleasedFrameThrowsIllegalReferenceCount(FrameKind kind) throws Exception {
+        EventLoopThread.run(() -> {
+            for (boolean reuse : new boolean[] {true, false}) {
+                PooledHttp2FrameReader reader = new PooledHttp2FrameReader().reuseFrames(reuse);
+                List<Object> live = new ArrayList<>();
+                PooledHttp2Frame kept = parse(reader, kind, 1, frame -> {
+                    ByteBuf in = ((ByteBufHolder) frame).content().unwrap();
+                    live.addAll(List.of(in.alloc(), in.isDirect(), in.isReadOnly(), in.isContiguous(),
+                            in.hasArray(), in.hasMemoryAddress(), in.nioBufferCount()));
+                    return frame;
+                });
+                ByteBuf payload = ((ByteBufHolder) kept).content();
+                assertEquals(live, List.of(payload.alloc(), payload.isDirect(), payload.isReadOnly(),
+                        payload.isContiguous(), payload.hasArray(), payload.hasMemoryAddress(),
+                        payload.nioBufferCount()), kind + ", reuse " + reuse);
+                assertTrue(kept.release());
+                List<org.junit.jupiter.api.function.Executable> accesses = List.of(payload::alloc,
+                        payload::order, payload::isDirect, payload::isReadOnly, payload::isContiguous,
+                        payload::hasArray, payload::array, payload::arrayOffset, payload::hasMemoryAddress,
+                        payload::memoryAddress, payload::nioBufferCount, payload::nioBuffer,
+                        () -> payload.getByte(0), payload::duplicate);
+                for (int i = 0; i < accesses.size(); i++) {
+                    assertThrows(IllegalReferenceCountException.class, accesses.get(i),
+                            kind + ", reuse " + reuse + ", access " + i);
+                }
+                reader.close();
+            }
         });
     }
 
