@@ -142,25 +142,22 @@ final class PayloadView extends AbstractByteBuf {
     }
 
     /**
-     * {@link #bytes()} for the methods that check no index, and so no count: a view whose frame was released and
+     * {@link #input} for the methods that check no index, and so no count: a view whose frame was released and
      * reset has forgotten its input, and says so as its index-checked methods do, not with a
      * {@code NullPointerException}.
      */
-    private ByteBuf liveBytes() {
-        ByteBuf bytes = bytes();
-        if (bytes == null) {
-            throw new IllegalReferenceCountException(0);
-        }
-        return bytes;
-    }
-
-    /** {@link #input}, checked as {@link #liveBytes()} is. */
     private ByteBuf liveInput() {
         ByteBuf input = this.input;
         if (input == null) {
             throw new IllegalReferenceCountException(0);
         }
         return input;
+    }
+
+    /** {@link #bytes()}, checked as {@link #liveInput()} is. */
+    private ByteBuf liveBytes() {
+        ByteBuf unwrapped = this.unwrapped;
+        return unwrapped != null ? unwrapped : liveInput();
     }
 
     // The count is the frame's.
