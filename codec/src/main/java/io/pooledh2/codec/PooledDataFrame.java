@@ -107,10 +107,13 @@ final class PooledDataFrame extends StreamFrame implements Http2DataFrame {
         return replace(content().retainedDuplicate());
     }
 
-    /** Netty's frame, with the same fields and the given payload: a copy is never pooled. */
+    /**
+     * Netty's frame with the given payload, made as {@code DefaultHttp2DataFrame.replace} makes it: endStream and
+     * padding, but no stream. A copy is never pooled.
+     */
     @Override
     public Http2DataFrame replace(ByteBuf content) {
-        return new DefaultHttp2DataFrame(content, isEndStream(), padding).stream(stream());
+        return new DefaultHttp2DataFrame(content, isEndStream(), padding());
     }
 
     @Override

@@ -100,9 +100,10 @@ final class PooledGoAwayFrame extends PooledFrame implements Http2GoAwayFrame {
         return content;
     }
 
+    /** As {@code DefaultHttp2GoAwayFrame.copy}: the last stream id and the error code, no extra stream ids. */
     @Override
     public Http2GoAwayFrame copy() {
-        return replace(content().copy());
+        return unpooled(lastStreamId(), content().copy(), 0);
     }
 
     @Override
@@ -115,12 +116,20 @@ final class PooledGoAwayFrame extends PooledFrame implements Http2GoAwayFrame {
         return replace(content().retainedDuplicate());
     }
 
-    /** A frame of its own, never pooled, with the same fields and the given debug data. */
+    /**
+     * As {@code DefaultHttp2GoAwayFrame.replace} (and so its {@code duplicate} and {@code retainedDuplicate}): the
+     * error code and the extra stream ids, and the last stream id of a frame to send, -1, which the codec fills in.
+     */
     @Override
     public Http2GoAwayFrame replace(ByteBuf content) {
+        return unpooled(-1, content, extraStreamIds());
+    }
+
+    /** A frame of its own, never pooled, with this one's error code. */
+    private PooledGoAwayFrame unpooled(int lastStreamId, ByteBuf content, int extraStreamIds) {
         PooledGoAwayFrame copy = POOL.newUnpooled();
-        copy.lastStreamId = lastStreamId();
-        copy.errorCode = errorCode;
+        copy.lastStreamId = lastStreamId;
+        copy.errorCode = errorCode();
         copy.content = content;
         copy.extraStreamIds = extraStreamIds;
         copy.handOut(ONE, false);

@@ -20,13 +20,16 @@ import io.netty.handler.codec.http2.Http2SettingsAckFrame;
 import io.netty.handler.codec.http2.DefaultHttp2SettingsFrame;
 import io.netty.handler.codec.http2.DefaultHttp2UnknownFrame;
 import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
+import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2Flags;
 import io.netty.handler.codec.http2.Http2Frame;
 import io.netty.handler.codec.http2.Http2FrameStream;
+import io.netty.handler.codec.http2.Http2GoAwayFrame;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.handler.codec.http2.Http2StreamFrame;
+import io.netty.handler.codec.http2.Http2UnknownFrame;
 import io.netty.util.IllegalReferenceCountException;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.ReferenceCounted;
@@ -271,6 +274,57 @@ class FrameValueSemanticsTest {
         ByteBuf pooledContent = ((io.netty.buffer.ByteBufHolder) a).content();
         assertNettyFormat(a, netty, netty.content().toString(), pooledContent.toString(),
                 "lastStreamId=-1", "lastStreamId=7");
+    }
+
+    /**
+     * Copies as Netty's frames make them (checked with {@code javap} on 4.2.20, and on Netty's own frames here): a
+     * DATA copy, duplicate or replacement has no stream; a GOAWAY copy keeps the last stream id but not the extra
+     * stream ids, and a GOAWAY duplicate or replacement the reverse (its last stream id is -1, a frame to send);
+     * an unknown frame's keep the stream.
+     */
+    @Test
+    void copiesCarryWhatNettysCopiesCarry() throws Exception {
+        Http2DataFrame nettyData = track(new DefaultHttp2DataFrame(Unpooled.copiedBuffer(RawFrames.bytes("d")),
+                true, 3).stream(S1));
+        Http2DataFrame pooledData = (Http2DataFrame) parse(Frames.data(1, Http2Flags.END_STREAM | Http2Flags.PADDED,
+                Frames.padded(2, RawFrames.bytes("d"))), S1);
+        for (Http2DataFrame data : List.of(nettyData, pooledData)) {
+            // Each holds a reference of its own (a new buffer, or the shared one retained): released once.
+            for (Http2DataFrame copy : List.of(data.copy(), data.duplicate().retain(), data.retainedDuplicate(),
+                    data.replace(Unpooled.buffer(1)))) {
+                assertEquals(null, copy.stream(), data.getClass().getSimpleName());
+                assertTrue(copy.isEndStream());
+                assertEquals(3, copy.padding());
+                copy.release();
+            }
+        }
+
+        Http2GoAwayFrame nettyGoAway = track(new DefaultHttp2GoAwayFrame(2,
+                Unpooled.copiedBuffer(RawFrames.bytes("debug"))).setExtraStreamIds(5));
+        PooledHttp2Frame pooledGoAway = parse(Frames.goAway(7, 2, RawFrames.bytes("debug")));
+        ((Http2GoAwayFrame) pooledGoAway).setExtraStreamIds(5);
+        for (Http2GoAwayFrame goAway : List.of(nettyGoAway, (Http2GoAwayFrame) pooledGoAway)) {
+            String name = goAway.getClass().getSimpleName();
+            Http2GoAwayFrame copy = goAway.copy();
+            assertEquals(goAway.lastStreamId(), copy.lastStreamId(), name);
+            assertEquals(0, copy.extraStreamIds(), name);
+            assertEquals(2, copy.errorCode(), name);
+            copy.release();
+            for (Http2GoAwayFrame other : List.of(goAway.duplicate().retain(), goAway.retainedDuplicate(),
+                    goAway.replace(Unpooled.buffer(1)))) {
+                assertEquals(-1, other.lastStreamId(), name);
+                assertEquals(5, other.extraStreamIds(), name);
+                assertEquals(2, other.errorCode(), name);
+                other.release();
+            }
+        }
+        assertEquals(7, ((Http2GoAwayFrame) pooledGoAway).lastStreamId(), "the copy above kept this");
+
+        Http2UnknownFrame unknown = (Http2UnknownFrame) parse(Frames.frame(0x21, 0x5, 1, RawFrames.bytes("x")), S1);
+        for (Http2UnknownFrame copy : List.of(unknown.copy(), unknown.retainedDuplicate())) {
+            assertEquals(S1, copy.stream());
+            copy.release();
+        }
     }
 
     @Test
