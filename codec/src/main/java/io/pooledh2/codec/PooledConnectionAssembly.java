@@ -148,7 +148,7 @@ final class PooledConnectionAssembly {
         }
         if (strictStreamStates) {
             // Outside the logger, so that a frame the checks refuse is still logged as it arrived.
-            frameReader = new StreamStateChecks(frameReader, connection);
+            frameReader = new StreamStateChecks(frameReader, reader, connection);
         }
         Http2ConnectionDecoder decoder = DecoderFloodLimits.wrap(new DefaultHttp2ConnectionDecoder(connection, encoder,
                         frameReader, netty.promisedRequestVerifier, netty.autoAckSettings, netty.autoAckPing,

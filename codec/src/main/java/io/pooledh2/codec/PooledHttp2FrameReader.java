@@ -1132,6 +1132,14 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     }
 
     /**
+     * The type of the frame read last, or being read: after a stream error thrown by {@link #readFrame}, the type of
+     * the frame it was raised for ({@link StreamStateChecks} tells a refused HEADERS frame by it).
+     */
+    byte frameType() {
+        return frameType;
+    }
+
+    /**
      * The frame whose callback is running, or {@code null}. {@link PooledHttp2FrameCodec} forwards it instead of
      * allocating a frame of its own; see {@link #handOnInFlightFrame()}.
      */

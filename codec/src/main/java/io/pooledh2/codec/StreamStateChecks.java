@@ -11,6 +11,7 @@ import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Flags;
 import io.netty.handler.codec.http2.Http2FrameListener;
 import io.netty.handler.codec.http2.Http2FrameReader;
+import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
@@ -50,6 +51,8 @@ final class StreamStateChecks extends Http2ConnectionAdapter implements Http2Fra
     static final int WINDOW = Long.SIZE;
 
     private final Http2FrameReader reader;
+    /** {@link #reader}, or the reader it logs for: it says which frame a stream error was raised for. */
+    private final PooledHttp2FrameReader frames;
     private final Http2Connection connection;
     /** The decoder's listener for the read in progress; null between reads, so that none is kept. */
     private Http2FrameListener decoder;
@@ -60,8 +63,9 @@ final class StreamStateChecks extends Http2ConnectionAdapter implements Http2Fra
     /** Per remembered id: the peer ended it with END_STREAM and this endpoint did not reset it. */
     private long ended;
 
-    StreamStateChecks(Http2FrameReader reader, Http2Connection connection) {
+    StreamStateChecks(Http2FrameReader reader, PooledHttp2FrameReader frames, Http2Connection connection) {
         this.reader = reader;
+        this.frames = frames;
         this.connection = connection;
         // Streams opened other than by a HEADERS frame (the h2c upgrade's stream 1, a promised stream) and
         // streams that end in a way the frames alone do not show (created half-closed, reset) are learnt here.
@@ -99,8 +103,25 @@ final class StreamStateChecks extends Http2ConnectionAdapter implements Http2Fra
         decoder = listener;
         try {
             reader.readFrame(ctx, input, this);
+        } catch (Http2Exception.StreamException e) {
+            refused(e.streamId());
+            throw e;
         } finally {
             decoder = outer;
+        }
+    }
+
+    /**
+     * The reader refused a frame with a stream error, before any listener call. A HEADERS block (with its
+     * CONTINUATIONs) that could not be decoded or validated still used its stream id (RFC 9113 5.1.1): Netty
+     * resets the stream and never creates it, so it is remembered as opened here, not taken later for an id the
+     * peer skipped. Its later frames are then Netty's, as on any stream this end reset.
+     */
+    private void refused(int streamId) {
+        byte type = frames.frameType();
+        if ((type == Http2FrameTypes.HEADERS || type == Http2FrameTypes.CONTINUATION) && isRemote(streamId)
+                && (streamId >>> 1) > highestIndex) {
+            markOpened(streamId);
         }
     }
 

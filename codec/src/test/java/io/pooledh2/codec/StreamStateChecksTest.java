@@ -148,6 +148,33 @@ class StreamStateChecksTest {
         assertTrue(outcome.written.contains("HEADERS 3 eos"), outcome.written.toString());
     }
 
+    /**
+     * A HEADERS frame the reader refuses with a stream error (here an upper-case header name) still used its id:
+     * Netty resets the stream without creating it, and a later HEADERS frame on it, after a higher stream, gets
+     * Netty's RST_STREAM, not a connection error for a skipped id (found by RandomizedCodecDifferentialTest).
+     */
+    @ParameterizedTest
+    @EnumSource(names = {"POOLED_CODEC", "POOLED_LISTENER"})
+    void aStreamWhoseHeadersWereRefusedIsNotASkippedId(Kind kind) {
+        Consumer<ByteBuf>[] steps = steps(
+                in -> block(in, 0x4, 1, ":method", "GET", ":scheme", "http", ":authority", "h", ":path", "/",
+                        "X-Upper", "1"),
+                in -> headers(in, 3, "/respond", true),
+                in -> block(in, 0x4 | 0x1, 1, "x-trailer", "1"));
+        assertSameAsNetty(kind, STRICT, steps);
+        Outcome outcome = serve(kind, STRICT, steps);
+        assertTrue(outcome.open, outcome.toString());
+        assertTrue(outcome.written.contains("HEADERS 3 eos"), outcome.written.toString());
+    }
+
+    private static void block(ByteBuf in, int flags, int streamId, CharSequence... namesAndValues) {
+        try {
+            RawFrames.frame(in, 0x1, flags, streamId, RawFrames.headerBlock(namesAndValues));
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
     /** Ids more than the remembered window below the highest are Netty's: RST_STREAM, no connection error. */
     @ParameterizedTest
     @EnumSource(names = {"POOLED_CODEC", "POOLED_LISTENER"})
