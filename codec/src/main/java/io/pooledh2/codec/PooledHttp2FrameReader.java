@@ -1132,11 +1132,13 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     }
 
     /**
-     * The type of the frame read last, or being read: after a stream error thrown by {@link #readFrame}, the type of
-     * the frame it was raised for ({@link StreamStateChecks} tells a refused HEADERS frame by it).
+     * Whether the frame read last, or being read, is a HEADERS or CONTINUATION frame on {@code streamId}: after a
+     * stream error on that stream thrown by {@link #readFrame}, a header block of the stream was refused, or else
+     * its listener threw ({@link StreamStateChecks} tells the two apart).
      */
-    byte frameType() {
-        return frameType;
+    boolean readingHeaderBlockOf(int streamId) {
+        return (frameType == HEADERS || frameType == CONTINUATION)
+                && this.streamId == streamId;
     }
 
     /**

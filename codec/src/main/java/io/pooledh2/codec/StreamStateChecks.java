@@ -11,7 +11,6 @@ import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Flags;
 import io.netty.handler.codec.http2.Http2FrameListener;
 import io.netty.handler.codec.http2.Http2FrameReader;
-import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
@@ -112,15 +111,16 @@ final class StreamStateChecks extends Http2ConnectionAdapter implements Http2Fra
     }
 
     /**
-     * The reader refused a frame with a stream error, before any listener call. A HEADERS block (with its
-     * CONTINUATIONs) that could not be decoded or validated still used its stream id (RFC 9113 5.1.1): Netty
-     * resets the stream and never creates it, so it is remembered as opened here, not taken later for an id the
-     * peer skipped. Its later frames are then Netty's, as on any stream this end reset.
+     * A stream error came out of the read: from the reader, or from a listener. A HEADERS block (with its
+     * CONTINUATIONs) that the reader could not decode or validate, before any listener call, still used its stream
+     * id (RFC 9113 5.1.1): Netty resets the stream and never creates it, so it is remembered as opened here, not
+     * taken later for an id the peer skipped; its later frames are then Netty's, as on any stream this end reset.
+     * The error is the reader's when it names the stream of the header block being read and that stream is above
+     * every id the checks have seen: a listener's error comes after {@link #checkHeaders} marked the stream, or
+     * names another stream.
      */
     private void refused(int streamId) {
-        byte type = frames.frameType();
-        if ((type == Http2FrameTypes.HEADERS || type == Http2FrameTypes.CONTINUATION) && isRemote(streamId)
-                && (streamId >>> 1) > highestIndex) {
+        if (isRemote(streamId) && (streamId >>> 1) > highestIndex && frames.readingHeaderBlockOf(streamId)) {
             markOpened(streamId);
         }
     }
