@@ -21,6 +21,11 @@ final class EventLoopThread {
     }
 
     static void run(Body body) throws Exception {
+        run(body, 60_000);
+    }
+
+    /** {@link #run(Body)} with a time limit of its own; 0 for none (a long fuzz campaign, shrinking a case). */
+    static void run(Body body, long timeoutMillis) throws Exception {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread thread = new FastThreadLocalThread(() -> {
             try {
@@ -30,9 +35,9 @@ final class EventLoopThread {
             }
         }, "pooledh2-test-event-loop");
         thread.start();
-        thread.join(60_000);
+        thread.join(timeoutMillis);
         if (thread.isAlive()) {
-            throw new AssertionError("event-loop thread did not finish in 60 s");
+            throw new AssertionError("event-loop thread did not finish in " + timeoutMillis + " ms");
         }
         Throwable t = failure.get();
         if (t instanceof Exception) {

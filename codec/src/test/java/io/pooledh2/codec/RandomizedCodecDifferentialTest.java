@@ -38,7 +38,6 @@ import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2StreamFrame;
 import io.netty.util.ReferenceCountUtil;
 import io.netty.util.ResourceLeakDetector;
-import io.netty.util.concurrent.FastThreadLocalThread;
 import io.pooledh2.codec.Differential.Delivery;
 import io.pooledh2.codec.ListenerTranscript.ListenerFailure;
 import io.pooledh2.codec.ListenerTranscript.Style;
@@ -63,7 +62,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Matcher;
@@ -199,28 +197,11 @@ class RandomizedCodecDifferentialTest {
     }
 
     /**
-     * Runs {@code body} on a {@link FastThreadLocalThread}, as Netty's event loops run handlers (Netty's Recycler and
-     * the pooled reader's frames are reused only on such threads). Unlike {@link EventLoopThread}, with no time limit:
-     * a long mode campaign, or shrinking a divergence, may take minutes.
+     * Runs {@code body} as {@link EventLoopThread} does, with no time limit: a long mode campaign, or shrinking a
+     * divergence, may take minutes.
      */
     static void onEventLoopThread(EventLoopThread.Body body) throws Exception {
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread thread = new FastThreadLocalThread(() -> {
-            try {
-                body.run();
-            } catch (Throwable t) {
-                failure.set(t);
-            }
-        }, "codec-fuzz-event-loop");
-        thread.start();
-        thread.join();
-        Throwable t = failure.get();
-        if (t instanceof Exception) {
-            throw (Exception) t;
-        }
-        if (t instanceof Error) {
-            throw (Error) t;
-        }
+        EventLoopThread.run(body, 0);
     }
 
     // ------------------------------------------------------------------------------------------------------------
