@@ -61,6 +61,8 @@ final class StreamStateChecks extends Http2ConnectionAdapter implements Http2Fra
     private long opened;
     /** Per remembered id: the peer ended it with END_STREAM and this endpoint did not reset it. */
     private long ended;
+    /** The stream of the last header block the reader refused with a stream error ({@link #refused}), or 0. */
+    private int refusedHeaderBlock;
 
     StreamStateChecks(Http2FrameReader reader, PooledHttp2FrameReader frames, Http2Connection connection) {
         this.reader = reader;
@@ -80,7 +82,11 @@ final class StreamStateChecks extends Http2ConnectionAdapter implements Http2Fra
 
     @Override
     public void onStreamActive(Http2Stream stream) {
-        if (isRemote(stream.id()) && stream.state() == Http2Stream.State.HALF_CLOSED_REMOTE) {
+        // Netty also creates a stream half-closed (remote) to answer a refused header list with 431, then resets
+        // it: the peer did not necessarily end that one, and its frames are Netty's, as on any stream this end
+        // reset (also when the encoder's RST_STREAM limit closes the connection before the RST_STREAM is sent).
+        if (isRemote(stream.id()) && stream.state() == Http2Stream.State.HALF_CLOSED_REMOTE
+                && stream.id() != refusedHeaderBlock) {
             markEnded(stream.id(), true);
         }
     }
@@ -117,11 +123,13 @@ final class StreamStateChecks extends Http2ConnectionAdapter implements Http2Fra
      * taken later for an id the peer skipped; its later frames are then Netty's, as on any stream this end reset.
      * The error is the reader's when it names the stream of the header block being read and that stream is above
      * every id the checks have seen: a listener's error comes after {@link #checkHeaders} marked the stream, or
-     * names another stream.
+     * names another stream. Should Netty then create the stream to answer it (431), {@link #onStreamActive} knows
+     * it by {@link #refusedHeaderBlock}.
      */
     private void refused(int streamId) {
         if (isRemote(streamId) && (streamId >>> 1) > highestIndex && frames.readingHeaderBlockOf(streamId)) {
             markOpened(streamId);
+            refusedHeaderBlock = streamId;
         }
     }
 

@@ -128,9 +128,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * java ... io.pooledh2.codec.RandomizedCodecDifferentialTest case PATH CASE_SEED    one case, both transcripts
  * java ... io.pooledh2.codec.RandomizedCodecDifferentialTest leak PATH CASE_SEED    which server leaks on a case
  * </pre>
- * {@code -Dcodec.fuzz.exact=true} also fails on the differences {@link #normalize} leaves out;
- * {@code -Dcodec.fuzz.known=strict-checks} leaves out a divergence already reported, so that a long run looks for
- * others.
+ * {@code -Dcodec.fuzz.exact=true} also fails on the differences {@link #normalize} leaves out.
  */
 class RandomizedCodecDifferentialTest {
 
@@ -410,14 +408,6 @@ class RandomizedCodecDifferentialTest {
         }
         int dirty = script.firstStrictRelevant();
         String full = firstDifference(stock.lines, strict.lines);
-        if (full != null && dirty < 0 && KNOWN.contains("strict-checks")
-                && STRICT_CHECK_ERROR.matcher(pooledLine(full)).find()) {
-            // Known, reported: a stream Netty created half-closed to answer a header list over the limit with
-            // 431 stays marked as ended by the peer when the encoder's RST_STREAM limit closes the connection
-            // before the RST_STREAM that would clear the mark; the checks then add a STREAM_CLOSED error.
-            COSMETIC.merge("known strict-checks divergence: " + pooledLine(full), 1, Integer::sum);
-            full = null;
-        }
         if (dirty < 0) {
             return new Outcome(stock.lines, full == null ? null
                     : "strict server differs on an input with no frame the strict checks are about\n" + full,
@@ -430,15 +420,6 @@ class RandomizedCodecDifferentialTest {
                 : "strict server differs on the input before item #" + dirty + " (the first frame the strict checks"
                 + " are about)\n" + difference, strict.pooledFrames)
                 .strict(full == null ? "strict: relevant frame, same as Netty" : "strict: relevant frame, differs");
-    }
-
-    /** The messages of the errors StreamStateChecks raises. */
-    private static final Pattern STRICT_CHECK_ERROR = Pattern.compile(
-            "opened after a higher stream id was already used|after its END_STREAM|on half-closed \\(remote\\) stream");
-
-    private static String pooledLine(String difference) {
-        int from = difference.indexOf("  pooled: ");
-        return difference.substring(from, difference.indexOf('\n', from));
     }
 
     /** Exceptions in the strict transcript that are neither HTTP/2 exceptions nor ones Netty's server had too. */
@@ -482,11 +463,6 @@ class RandomizedCodecDifferentialTest {
     }
 
     static final boolean EXACT = Boolean.getBoolean("codec.fuzz.exact");
-    /**
-     * Known divergences to leave out, so that a long run can look for others: {@code -Dcodec.fuzz.known=} a comma
-     * separated list of names ({@code strict-checks}). None by default.
-     */
-    static final Set<String> KNOWN = Set.of(System.getProperty("codec.fuzz.known", "").split(","));
     /** The cosmetic differences seen (first differing lines), with how often. */
     static final Map<String, Integer> COSMETIC = new ConcurrentHashMap<>();
 

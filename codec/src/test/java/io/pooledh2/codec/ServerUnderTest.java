@@ -24,6 +24,7 @@ import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Flags;
 import io.netty.handler.codec.http2.Http2FrameAdapter;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.netty.handler.codec.http2.Http2FrameStreamException;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.handler.codec.http2.Http2Settings;
@@ -136,14 +137,19 @@ final class ServerUnderTest {
         void accept(int first, int second);
     }
 
-    /** What the server did: the frames it wrote, rendered, and whether the connection is still open. */
+    /**
+     * What the server did: the frames it wrote, rendered, whether the connection is still open, and on the frame
+     * codec the HTTP/2 errors it fired to the application.
+     */
     static final class Outcome {
         final List<String> written;
         final boolean open;
+        final List<String> exceptions;
 
-        Outcome(List<String> written, boolean open) {
+        Outcome(List<String> written, boolean open, List<String> exceptions) {
             this.written = written;
             this.open = open;
+            this.exceptions = exceptions;
         }
 
         /** The frames that end something: GOAWAY and RST_STREAM. */
@@ -182,8 +188,10 @@ final class ServerUnderTest {
         channel.config().setAllocator(PooledByteBufAllocator.DEFAULT);
         HeldWrites held = new HeldWrites(options.peerDoesNotRead);
         channel.pipeline().addLast(held);
+        List<String> exceptions = new ArrayList<>();
         if (kind.codec) {
-            channel.pipeline().addLast(codec(kind, options), new Http2StreamResetHandler(), new CodecApplication());
+            channel.pipeline().addLast(codec(kind, options), new Http2StreamResetHandler(),
+                    new CodecApplication(exceptions));
         } else {
             ListenerApplication application = new ListenerApplication();
             Http2ConnectionHandler handler = listenerHandler(kind, options, application);
@@ -214,7 +222,7 @@ final class ServerUnderTest {
             }
             held.drainTo(written);
             try {
-                return new Outcome(frames(written), channel.isOpen());
+                return new Outcome(frames(written), channel.isOpen(), exceptions);
             } finally {
                 written.release();
             }
@@ -270,6 +278,12 @@ final class ServerUnderTest {
 
     /** The application on the frame codec. */
     private static final class CodecApplication extends ChannelInboundHandlerAdapter {
+        private final List<String> exceptions;
+
+        CodecApplication(List<String> exceptions) {
+            this.exceptions = exceptions;
+        }
+
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             try {
@@ -289,7 +303,13 @@ final class ServerUnderTest {
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            // Stream errors arrive here after Http2StreamResetHandler: what they wrote is the outcome.
+            // Stream errors arrive here after Http2StreamResetHandler: what they wrote is the outcome, and the
+            // error the application was told of.
+            Throwable error = cause instanceof Http2FrameStreamException ? cause.getCause() : cause;
+            exceptions.add(error instanceof Http2Exception
+                    ? (error instanceof Http2Exception.StreamException ? "stream " : "connection ")
+                            + ((Http2Exception) error).error()
+                    : error.getClass().getName());
         }
     }
 

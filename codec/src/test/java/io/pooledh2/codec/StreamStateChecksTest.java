@@ -5,6 +5,7 @@ package io.pooledh2.codec;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2Settings;
 import io.pooledh2.codec.ServerUnderTest.Kind;
 import io.pooledh2.codec.ServerUnderTest.Options;
 import io.pooledh2.codec.ServerUnderTest.Outcome;
@@ -165,6 +166,61 @@ class StreamStateChecksTest {
         Outcome outcome = serve(kind, STRICT, steps);
         assertTrue(outcome.open, outcome.toString());
         assertTrue(outcome.written.contains("HEADERS 3 eos"), outcome.written.toString());
+    }
+
+    /**
+     * A header list over the limit (but under Netty's GOAWAY margin) is answered with 431: Netty creates the stream
+     * half-closed (remote), ends it with the 431 response and resets it. The peer did not end the stream, so its
+     * DATA after that is a frame on a stream this end reset, Netty's to answer.
+     */
+    @ParameterizedTest
+    @EnumSource(names = {"POOLED_CODEC", "POOLED_LISTENER"})
+    void dataAfterAHeaderListAnsweredWith431IsNettys(Kind kind) {
+        Options options = new Options().initialSettings(new Http2Settings().maxHeaderListSize(200));
+        Consumer<ByteBuf>[] steps = steps(
+                in -> oversizedHeaderList(in, 1),
+                in -> RawFrames.frame(in, 0x0, 0, 1, RawFrames.bytes("in flight")),
+                in -> headers(in, 3, "/respond", true));
+        Outcome netty = serve(kind.netty(), options, steps);
+        assertTrue(netty.written.contains("HEADERS 1 eos"), "Netty answered 431: " + netty.written);
+        Outcome pooled = serve(kind, options, steps);
+        assertEquals(netty.written, pooled.written, "frames written");
+        assertEquals(netty.open, pooled.open, "connection open");
+        assertTrue(pooled.written.contains("HEADERS 3 eos"), pooled.written.toString());
+        assertEquals(netty.exceptions, pooled.exceptions, "errors fired to the application");
+    }
+
+    /**
+     * The same, when the encoder's RST_STREAM limit has already closed the connection in the same read: the 431
+     * response fails at once, so Netty closes the stream before it resets it and the stream never counts as reset.
+     * The DATA that follows in the read is still Netty's to answer: no connection error of the checks' own, which
+     * on the frame codec reaches the application as one more exception (found by RandomizedCodecDifferentialTest).
+     */
+    @ParameterizedTest
+    @EnumSource(names = {"POOLED_CODEC", "POOLED_LISTENER"})
+    void dataAfterA431WhoseResetTheRstLimitStoppedIsNettys(Kind kind) {
+        Options options = new Options().initialSettings(new Http2Settings().maxHeaderListSize(200))
+                .encoderRstLimit(1, 60);
+        Consumer<ByteBuf>[] steps = steps(in -> {
+            // Each refused header list costs a RST_STREAM: the second is over the limit of one.
+            for (int streamId = 1; streamId <= 5; streamId += 2) {
+                oversizedHeaderList(in, streamId);
+            }
+            RawFrames.frame(in, 0x0, 0, 5, RawFrames.bytes("in flight"));
+        });
+        Outcome netty = serve(kind.netty(), options, steps);
+        assertTrue(netty.written.contains("HEADERS 1 eos"), "Netty answered 431: " + netty.written);
+        assertFalse(netty.open, "the RST_STREAM limit closed the connection: " + netty.written);
+        Outcome pooled = serve(kind, options, steps);
+        assertEquals(netty.written, pooled.written, "frames written");
+        assertEquals(netty.open, pooled.open, "connection open");
+        assertEquals(netty.exceptions, pooled.exceptions, "errors fired to the application");
+    }
+
+    /** A request whose header list is over 200 octets, and under Netty's GOAWAY margin of a quarter more. */
+    private static void oversizedHeaderList(ByteBuf in, int streamId) {
+        block(in, 0x4, streamId, ":method", "POST", ":scheme", "http", ":authority", "h", ":path", "/",
+                "x-big", "0123456789012345678901234567890123456789");
     }
 
     private static void block(ByteBuf in, int flags, int streamId, CharSequence... namesAndValues) {
