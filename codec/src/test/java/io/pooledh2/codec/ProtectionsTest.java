@@ -318,6 +318,7 @@ class ProtectionsTest {
         assertEquals(netty.errors(), pooled.errors(), "GOAWAY and RST_STREAM frames");
         assertEquals(netty.written, pooled.written, "every frame written");
         assertEquals(netty.open, pooled.open, "connection open");
+        assertEquals(netty.exceptions, pooled.exceptions, "errors fired to the application");
     }
 
     /** What a limit logs goes to the logger of Netty's class of that limit, so that its configuration applies. */

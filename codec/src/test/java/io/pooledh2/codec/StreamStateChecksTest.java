@@ -56,6 +56,7 @@ class StreamStateChecksTest {
         Outcome pooled = serve(kind, options, steps);
         assertEquals(netty.written, pooled.written, "frames written");
         assertEquals(netty.open, pooled.open, "connection open");
+        assertEquals(netty.exceptions, pooled.exceptions, "errors fired to the application");
     }
 
     @ParameterizedTest
