@@ -84,7 +84,8 @@ final class StreamStateChecks extends Http2ConnectionAdapter implements Http2Fra
     public void onStreamActive(Http2Stream stream) {
         // Netty also creates a stream half-closed (remote) to answer a refused header list with 431, then resets
         // it: the peer did not necessarily end that one, and its frames are Netty's, as on any stream this end
-        // reset (also when the encoder's RST_STREAM limit closes the connection before the RST_STREAM is sent).
+        // reset. Not marked here, because on a connection already closing the 431 fails at once and Netty
+        // closes the stream before it resets it, so onStreamClosed would not clear the mark.
         if (isRemote(stream.id()) && stream.state() == Http2Stream.State.HALF_CLOSED_REMOTE
                 && stream.id() != refusedHeaderBlock) {
             markEnded(stream.id(), true);
