@@ -20,6 +20,7 @@ import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
 import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
 import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
 import io.netty.handler.codec.http2.Http2CodecUtil;
+import io.netty.handler.codec.http2.Http2ChannelDuplexHandler;
 import io.netty.handler.codec.http2.Http2ConnectionHandler;
 import io.netty.handler.codec.http2.Http2ConnectionHandlerBuilder;
 import io.netty.handler.codec.http2.Http2DataFrame;
@@ -34,6 +35,7 @@ import io.netty.handler.codec.http2.Http2FrameStreamEvent;
 import io.netty.handler.codec.http2.Http2FrameStreamException;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
+import io.netty.handler.codec.http2.Http2PushPromiseFrame;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2StreamFrame;
 import io.netty.util.ReferenceCountUtil;
@@ -110,7 +112,34 @@ import static org.junit.jupiter.api.Assertions.fail;
  *       mutation); otherwise only up to the first such frame, and no exception but an HTTP/2 one (or one Netty's
  *       server has too) may reach the pipeline.</li>
  * </ul>
- * A divergence is reported with its seeds, the input as frames, the first differing transcript line with both
+ * And three client paths, the same comparisons with the roles turned round: a client built by
+ * {@code Http2FrameCodecBuilder.forClient()} or {@code Http2ConnectionHandlerBuilder().server(false)} against the
+ * pooled {@code PooledHttp2FrameCodecBuilder.forClient()} or
+ * {@code PooledHttp2ConnectionHandlerBuilder().server(false)}, fed random SERVER bytes:
+ * <ul>
+ *   <li>{@link Path#CLIENT_CODEC}: the frame codecs with {@code strictStreamStates(false)}, the consumer releasing
+ *       or (in some cases) keeping the frames as on {@link Path#CODEC_KEEP};</li>
+ *   <li>{@link Path#CLIENT_HANDLER}: the connection handlers with {@code strictStreamStates(false)} and a
+ *       {@link ListenerTranscript} listener;</li>
+ *   <li>{@link Path#CLIENT_STRICT}: the default (strict) pooled client builders, one of the three shapes, compared
+ *       as on {@link Path#STRICT} but up to the first HEADERS or DATA on an even (server-opened) stream that was not
+ *       promised or that the server ended: on a client the checks only concern the streams the server opens.</li>
+ * </ul>
+ *
+ * <p>A client case ({@link Generator} in client mode) interleaves the client application's actions with the server's
+ * bytes ({@link Action}: open the next stream with a request, some with a DATA body, some ending the stream; reset
+ * a stream; send GOAWAY), so that the server's frames answer streams that exist: its SETTINGS preface (no preface
+ * string), SETTINGS ACKs, responses (1xx, HEADERS, DATA, trailers, CONTINUATION splits, padding) on the client's odd
+ * streams, PUSH_PROMISE on them (the client's settings enable push, disable it, or say nothing) and responses on
+ * the promised even streams, PING, GOAWAY, WINDOW_UPDATE, RST_STREAM, PRIORITY, unknown frames; and at the case's
+ * violation rate the server-path violations (most of them errors on a client too) or client-specific ones: odd or
+ * reused promised ids, push on idle, closed or 0 streams or when disabled, DATA on a reserved stream, HEADERS on a
+ * stream never promised, a response header list over the client's limit, invalid responses, content-length
+ * mismatches, RST and CONTINUATION floods. The bytes between two actions are delivered as the case says; the same
+ * actions are taken on both clients at the same points, and the application otherwise reacts as the server's
+ * (credit, resets, GOAWAY, keeping frames) except that it answers no stream.
+ *
+ * <p>A divergence is reported with its seeds, the input as frames, the first differing transcript line with both
  * transcripts around it, and the input shrunk to as few frames as still diverge.
  *
  * <p>Bounded by cases and time per (path, seed). Reproducible: {@code -Dcodec.fuzz.seed=N} replaces the base seed,
@@ -124,6 +153,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * <pre>
  * java -Dio.netty.leakDetection.level=paranoid \
  *     -cp codec/target/test-classes:codec/target/classes:$(cat codec/target/fuzz/classpath.txt) \
+ *     [-Dcodec.fuzz.paths=CLIENT_CODEC,CLIENT_HANDLER,CLIENT_STRICT] \
  *     io.pooledh2.codec.RandomizedCodecDifferentialTest SEEDS CASES_PER_SEED [BASE_SEED]
  * java ... io.pooledh2.codec.RandomizedCodecDifferentialTest case PATH CASE_SEED    one case, both transcripts
  * java ... io.pooledh2.codec.RandomizedCodecDifferentialTest leak PATH CASE_SEED    which server leaks on a case
@@ -135,17 +165,27 @@ class RandomizedCodecDifferentialTest {
     static final String SEED_PROPERTY = "codec.fuzz.seed";
     static final String SEEDS_PROPERTY = "codec.fuzz.seeds";
     static final String CASES_PROPERTY = "codec.fuzz.cases";
+    static final String PATHS_PROPERTY = "codec.fuzz.paths";
 
     private static final long DEFAULT_SEED = 0x636f64656346757aL;
     private static final int DEFAULT_SEEDS = 3;
     private static final int MAX_CASES = 400;
     private static final long TIME_PER_RUN_NANOS = TimeUnit.MILLISECONDS.toNanos(1_600);
+    // Less for the three client paths, so that they add little to the unit run; the long mode is where they count.
+    private static final long CLIENT_TIME_PER_RUN_NANOS = TimeUnit.MILLISECONDS.toNanos(1_100);
     // Enough to mean something on a slow or busy machine; far below what the time bound normally allows.
     private static final int MIN_CASES = 10;
     private static final long SHRINK_NANOS = TimeUnit.SECONDS.toNanos(30);
 
-    /** Which server is compared with Netty's. */
-    enum Path { CODEC, CODEC_KEEP, HANDLER, STRICT }
+    /** Which server (or client) is compared with Netty's. */
+    enum Path {
+        CODEC, CODEC_KEEP, HANDLER, STRICT, CLIENT_CODEC, CLIENT_HANDLER, CLIENT_STRICT;
+
+        /** The endpoint compared is a client, fed a server's bytes (see {@link Generator}). */
+        boolean client() {
+            return this == CLIENT_CODEC || this == CLIENT_HANDLER || this == CLIENT_STRICT;
+        }
+    }
 
     /** How the server is assembled and consumed. */
     enum Shape { CODEC, CODEC_KEEP, HANDLER }
@@ -156,11 +196,24 @@ class RandomizedCodecDifferentialTest {
     static Stream<Arguments> runs() {
         List<Arguments> runs = new ArrayList<>();
         for (long seed : seeds()) {
-            for (Path path : Path.values()) {
+            for (Path path : paths()) {
                 runs.add(Arguments.of(path, seed));
             }
         }
         return runs.stream();
+    }
+
+    /** All paths, or those {@code -Dcodec.fuzz.paths=CLIENT_CODEC,CLIENT_HANDLER} names. */
+    static List<Path> paths() {
+        String names = System.getProperty(PATHS_PROPERTY, "");
+        if (names.isEmpty()) {
+            return List.of(Path.values());
+        }
+        List<Path> paths = new ArrayList<>();
+        for (String name : names.split(",")) {
+            paths.add(Path.valueOf(name.trim()));
+        }
+        return paths;
     }
 
     static long[] seeds() {
@@ -180,7 +233,7 @@ class RandomizedCodecDifferentialTest {
     void sameAsNettysServer(Path path, long seed, TestReporter reporter) throws Exception {
         int cases = Integer.getInteger(CASES_PROPERTY, 0);
         Campaign campaign = new Campaign(path, seed, cases > 0 ? cases : MAX_CASES,
-                cases > 0 ? Long.MAX_VALUE : TIME_PER_RUN_NANOS);
+                cases > 0 ? Long.MAX_VALUE : path.client() ? CLIENT_TIME_PER_RUN_NANOS : TIME_PER_RUN_NANOS);
         onEventLoopThread(campaign::run);
         campaign.checkLeaks();
         if (campaign.failure != null) {
@@ -190,7 +243,8 @@ class RandomizedCodecDifferentialTest {
         System.out.println("RandomizedCodecDifferentialTest " + path + " seed " + seed + ": " + campaign.summary());
         assertTrue(campaign.cases >= Math.min(MIN_CASES, campaign.maxCases),
                 () -> "only " + campaign.cases + " cases ran for " + path + " seed " + seed);
-        assertTrue(path == Path.HANDLER || campaign.pooledFrames > 0 || campaign.cases == 0,
+        assertTrue(path == Path.HANDLER || path == Path.CLIENT_HANDLER || campaign.pooledFrames > 0
+                        || campaign.cases == 0,
                 "the pooled codec fired pooled frames");
     }
 
@@ -230,7 +284,7 @@ class RandomizedCodecDifferentialTest {
             while (cases < maxCases && (nanos == Long.MAX_VALUE || System.nanoTime() - deadline < 0)) {
                 long caseSeed = random.nextLong();
                 caseSeeds.add(caseSeed);
-                Script script = Script.generate(caseSeed);
+                Script script = Script.generate(caseSeed, path.client());
                 Outcome outcome = compare(path, script);
                 pooledFrames += outcome.pooledFrames;
                 count(outcome.stock);
@@ -264,8 +318,13 @@ class RandomizedCodecDifferentialTest {
             int frames = 0;
             for (String line : stock) {
                 if (!line.matches("^(OUT|EVENT|END|CLOSED|INACTIVE|EXCEPTION|TAIL_|WRITE_|LATER|FORCE|THROWN|FINISH"
-                        + "|CONSUMER_|RESPONDER_|LISTENER_FAILURE|COPY|DUPLICATE|HOLD_|TWIN).*")) {
+                        + "|CONSUMER_|RESPONDER_|LISTENER_FAILURE|COPY|DUPLICATE|HOLD_|TWIN|CLIENT).*")) {
                     frames++;
+                }
+                if (line.startsWith("READ PUSH_PROMISE") || line.startsWith("PUSH_PROMISE")) {
+                    seen.add("client: PUSH_PROMISE read");
+                } else if (line.matches("^(READ HEADERS stream|HEADERS s)=\\d*[02468] .*")) {
+                    seen.add("client: pushed stream HEADERS read");
                 }
                 if (line.startsWith("OUT GOAWAY")) {
                     int code = line.indexOf("code=");
@@ -300,7 +359,7 @@ class RandomizedCodecDifferentialTest {
             List<String> nettyToo = new ArrayList<>();
             for (int i = 0; i < caseSeeds.size(); i++) {
                 long caseSeed = caseSeeds.get(i);
-                Script script = Script.generate(caseSeed);
+                Script script = Script.generate(caseSeed, path.client());
                 Shape shape = shape(path, script);
                 Flavor flavor = pooledFlavor(path);
                 if (!leaks(shape, flavor, script)) {
@@ -355,11 +414,22 @@ class RandomizedCodecDifferentialTest {
     }
 
     static Shape shape(Path path, Script script) {
-        return path == Path.STRICT ? script.behaviour.strictShape : Shape.values()[path.ordinal()];
+        switch (path) {
+            case STRICT:
+            case CLIENT_STRICT:
+                return script.behaviour.strictShape;
+            case CLIENT_CODEC:
+                // Keeping frames or not, drawn with the case (the strict path's draw, unused on a client path).
+                return script.behaviour.strictShape == Shape.CODEC_KEEP ? Shape.CODEC_KEEP : Shape.CODEC;
+            case CLIENT_HANDLER:
+                return Shape.HANDLER;
+            default:
+                return Shape.values()[path.ordinal()];
+        }
     }
 
     static Flavor pooledFlavor(Path path) {
-        return path == Path.STRICT ? Flavor.POOLED_STRICT : Flavor.POOLED;
+        return path == Path.STRICT || path == Path.CLIENT_STRICT ? Flavor.POOLED_STRICT : Flavor.POOLED;
     }
 
     static String report(Path path, long seed, int index, Script script, String difference) {
@@ -397,7 +467,7 @@ class RandomizedCodecDifferentialTest {
     static Outcome compare(Path path, Script script) {
         Shape shape = shape(path, script);
         Result stock = run(shape, Flavor.NETTY, script);
-        if (path != Path.STRICT) {
+        if (pooledFlavor(path) == Flavor.POOLED) {
             Result pooled = run(shape, Flavor.POOLED, script);
             return new Outcome(stock.lines, firstDifference(stock.lines, pooled.lines), pooled.pooledFrames);
         }
@@ -594,10 +664,10 @@ class RandomizedCodecDifferentialTest {
             for (Server server : servers) {
                 server.start();
             }
-            List<byte[]> reads = script.delivery.reads(script.itemBytes());
-            for (int i = 0; i < reads.size(); i++) {
+            List<Object> steps = script.steps();
+            for (int i = 0; i < steps.size(); i++) {
                 for (Server server : servers) {
-                    server.read(reads, i);
+                    server.step(steps, i);
                 }
             }
             for (Server server : servers) {
@@ -641,6 +711,7 @@ class RandomizedCodecDifferentialTest {
 
         Server(Script script) {
             this.script = script;
+            outbound.clientPreface = script.client;
         }
 
         static Server create(Shape shape, Flavor flavor, Script script) {
@@ -650,16 +721,29 @@ class RandomizedCodecDifferentialTest {
 
         abstract void start();
 
-        /** One writeInbound, on a pooled buffer, unless the channel is closed. */
-        void read(List<byte[]> reads, int index) {
+        /** The client application's action (client paths only). */
+        abstract void act(Action action);
+
+        /**
+         * One writeInbound, on a pooled buffer, or one action of the client application, unless the channel is
+         * closed.
+         */
+        void step(List<Object> steps, int index) {
             if (!channel.isOpen()) {
                 if (!closedNoted) {
-                    lines.add("CLOSED before read " + (index + 1) + " of " + reads.size());
+                    lines.add("CLOSED before read " + (index + 1) + " of " + steps.size());
                     closedNoted = true;
                 }
                 return;
             }
-            byte[] read = reads.get(index);
+            if (steps.get(index) instanceof Action) {
+                lines.add("CLIENT " + steps.get(index));
+                act((Action) steps.get(index));
+                channel.runPendingTasks();
+                outbound.drain(channel, lines);
+                return;
+            }
+            byte[] read = (byte[]) steps.get(index);
             if (read.length == 0) {
                 return;
             }
@@ -725,9 +809,14 @@ class RandomizedCodecDifferentialTest {
         CodecServer(Flavor flavor, boolean keep, Script script) {
             super(script);
             this.keep = keep;
-            codec = buildCodec(flavor, script.options);
+            codec = buildCodec(flavor, script.options, script.client);
             consumer = new FrameConsumer(script.behaviour, keep);
             lines = consumer.lines;
+        }
+
+        @Override
+        void act(Action action) {
+            consumer.act(channel.pipeline().context(consumer), action);
         }
 
         @Override
@@ -776,7 +865,41 @@ class RandomizedCodecDifferentialTest {
 
         HandlerServer(Flavor flavor, Script script) {
             super(script);
-            handler = buildHandler(flavor, script.options, listener);
+            handler = buildHandler(flavor, script.options, listener, script.client);
+        }
+
+        /** The client application's action, through the handler's encoder (the id: the next the client may use). */
+        @Override
+        void act(Action action) {
+            ChannelHandlerContext ctx = channel.pipeline().context(handler);
+            try {
+                switch (action.kind) {
+                    case OPEN: {
+                        int id = handler.connection().local().incrementAndGetNextStreamId();
+                        handler.encoder().writeHeaders(ctx, id, action.headers, 0, action.endStream, ctx.newPromise())
+                                .addListener(failures(lines, "CLIENT_HEADERS"));
+                        lines.add("CLIENT_OPENED s=" + id);
+                        if (action.body >= 0) {
+                            ByteBuf body = ctx.alloc().buffer().writeBytes(Frames.pattern(action.body, action.body));
+                            handler.encoder().writeData(ctx, id, body, 0, action.bodyEnd, ctx.newPromise())
+                                    .addListener(failures(lines, "CLIENT_DATA"));
+                        }
+                        break;
+                    }
+                    case RESET:
+                        handler.resetStream(ctx, action.stream, Http2Error.CANCEL.code(), ctx.newPromise())
+                                .addListener(failures(lines, "CLIENT_RST_STREAM"));
+                        break;
+                    default:
+                        handler.goAway(ctx, handler.connection().remote().lastStreamCreated(),
+                                Http2Error.NO_ERROR.code(), Unpooled.EMPTY_BUFFER, ctx.newPromise())
+                                .addListener(failures(lines, "CLIENT_GOAWAY"));
+                        break;
+                }
+                ctx.flush();
+            } catch (RuntimeException e) {
+                lines.add("CLIENT_FAILED " + describe(e));
+            }
         }
 
         @Override
@@ -833,12 +956,13 @@ class RandomizedCodecDifferentialTest {
     // ------------------------------------------------------------------------------------------------------------
     // Builders
 
-    static Http2FrameCodec buildCodec(Flavor flavor, Options options) {
+    static Http2FrameCodec buildCodec(Flavor flavor, Options options, boolean client) {
         Http2FrameCodecBuilder builder;
         if (flavor == Flavor.NETTY) {
-            builder = Http2FrameCodecBuilder.forServer();
+            builder = client ? Http2FrameCodecBuilder.forClient() : Http2FrameCodecBuilder.forServer();
         } else {
-            PooledHttp2FrameCodecBuilder pooled = PooledHttp2FrameCodecBuilder.forServer();
+            PooledHttp2FrameCodecBuilder pooled = client ? PooledHttp2FrameCodecBuilder.forClient()
+                    : PooledHttp2FrameCodecBuilder.forServer();
             if (flavor == Flavor.POOLED) {
                 pooled.strictStreamStates(false);
             }
@@ -887,10 +1011,11 @@ class RandomizedCodecDifferentialTest {
     }
 
     /** Netty's handler builder has fewer public options than its codec builder: only those are used here. */
-    static Http2ConnectionHandler buildHandler(Flavor flavor, Options options, Http2FrameListener listener) {
+    static Http2ConnectionHandler buildHandler(Flavor flavor, Options options, Http2FrameListener listener,
+                                               boolean client) {
         Http2Settings settings = options.settings == null ? null : new Http2Settings().copyFrom(options.settings);
         if (flavor == Flavor.NETTY) {
-            Http2ConnectionHandlerBuilder builder = new Http2ConnectionHandlerBuilder().server(true)
+            Http2ConnectionHandlerBuilder builder = new Http2ConnectionHandlerBuilder().server(!client)
                     .frameListener(listener);
             if (settings != null) {
                 builder.initialSettings(settings);
@@ -915,7 +1040,7 @@ class RandomizedCodecDifferentialTest {
             }
             return builder.build();
         }
-        PooledHttp2ConnectionHandlerBuilder builder = new PooledHttp2ConnectionHandlerBuilder().server(true);
+        PooledHttp2ConnectionHandlerBuilder builder = new PooledHttp2ConnectionHandlerBuilder().server(!client);
         if (flavor == Flavor.POOLED) {
             builder.strictStreamStates(false);
         }
@@ -992,6 +1117,12 @@ class RandomizedCodecDifferentialTest {
     /** {@link PooledHttp2FrameCodecTest#render}, and the state of the frame's stream. */
     static String renderFrame(Object msg) {
         String frame = PooledHttp2FrameCodecTest.render(msg);
+        if (msg instanceof Http2PushPromiseFrame) {
+            Http2PushPromiseFrame p = (Http2PushPromiseFrame) msg;
+            Http2FrameStream push = p.pushStream();
+            frame += " promised=" + p.promisedStreamId() + " headers=" + ListenerTranscript.render(p.http2Headers())
+                    + " pad=" + p.padding() + " push=" + (push == null ? "none" : push.id() + " " + push.state());
+        }
         if (msg instanceof Http2StreamFrame && ((Http2StreamFrame) msg).stream() != null) {
             return frame + " (" + ((Http2StreamFrame) msg).stream().state() + ")";
         }
@@ -1009,6 +1140,9 @@ class RandomizedCodecDifferentialTest {
     /** The bytes the server wrote, cut into frames and rendered one line each; a partial frame waits for more. */
     static final class Outbound {
         private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
+        static final byte[] PREFACE = ByteBufUtil.getBytes(Http2CodecUtil.connectionPrefaceBuf());
+        /** A client writes the connection preface string first, which is not a frame. */
+        boolean clientPreface;
 
         void drain(EmbeddedChannel channel, List<String> lines) {
             for (Object out; (out = channel.readOutbound()) != null; ) {
@@ -1024,6 +1158,12 @@ class RandomizedCodecDifferentialTest {
             }
             byte[] bytes = pending.toByteArray();
             int at = 0;
+            if (clientPreface && bytes.length >= PREFACE.length) {
+                clientPreface = false;
+                at = PREFACE.length;
+                lines.add(Arrays.equals(PREFACE, Arrays.copyOf(bytes, at)) ? "OUT PREFACE"
+                        : "OUT NOT_A_PREFACE " + ByteBufUtil.hexDump(bytes, 0, at));
+            }
             while (bytes.length - at >= 9) {
                 int length = (bytes[at] & 0xff) << 16 | (bytes[at + 1] & 0xff) << 8 | bytes[at + 2] & 0xff;
                 if (bytes.length - at < 9 + length) {
@@ -1111,9 +1251,11 @@ class RandomizedCodecDifferentialTest {
      * as the case's behaviour says (its own random, so both servers get the same answers to the same frames). Keeps
      * every frame until told to release them when {@code keep}.
      */
-    static final class FrameConsumer extends ChannelInboundHandlerAdapter {
+    static final class FrameConsumer extends Http2ChannelDuplexHandler {
         final List<String> lines = new ArrayList<>();
         final List<Object> kept = new ArrayList<>();
+        /** The streams seen or opened, by id: what a client application resets through. */
+        final Map<Integer, Http2FrameStream> streams = new TreeMap<>();
         final Behaviour behaviour;
         final Random random;
         final boolean keep;
@@ -1132,6 +1274,7 @@ class RandomizedCodecDifferentialTest {
                 if (msg instanceof PooledHttp2Frame) {
                     pooledFrames++;
                 }
+                remember(msg);
                 react(ctx, msg);
             } catch (RuntimeException e) {
                 lines.add("CONSUMER_FAILED " + describe(e));
@@ -1192,6 +1335,50 @@ class RandomizedCodecDifferentialTest {
             }
             if (behaviour.goAwayPermille > 0 && random.nextInt(1000) < behaviour.goAwayPermille) {
                 write(ctx, new DefaultHttp2GoAwayFrame(Http2Error.NO_ERROR), "GOAWAY");
+            }
+        }
+
+        private void remember(Object msg) {
+            if (msg instanceof Http2StreamFrame && ((Http2StreamFrame) msg).stream() != null) {
+                Http2FrameStream stream = ((Http2StreamFrame) msg).stream();
+                streams.put(stream.id(), stream);
+            }
+            if (msg instanceof Http2PushPromiseFrame && ((Http2PushPromiseFrame) msg).pushStream() != null) {
+                Http2FrameStream stream = ((Http2PushPromiseFrame) msg).pushStream();
+                streams.put(stream.id(), stream);
+            }
+        }
+
+        /**
+         * The client application's action, through the frame codec: a request opens a stream of {@link #newStream}
+         * (its id assigned when its HEADERS are written).
+         */
+        void act(ChannelHandlerContext ctx, Action action) {
+            switch (action.kind) {
+                case OPEN: {
+                    Http2FrameStream stream = newStream();
+                    write(ctx, new DefaultHttp2HeadersFrame(action.headers, action.endStream).stream(stream),
+                            "CLIENT_HEADERS");
+                    lines.add("CLIENT_OPENED s=" + stream.id() + " " + stream.state());
+                    streams.put(stream.id(), stream);
+                    if (action.body >= 0) {
+                        ByteBuf body = ctx.alloc().buffer().writeBytes(Frames.pattern(action.body, action.body));
+                        write(ctx, new DefaultHttp2DataFrame(body, action.bodyEnd).stream(stream), "CLIENT_DATA");
+                    }
+                    break;
+                }
+                case RESET: {
+                    Http2FrameStream stream = streams.get(action.stream);
+                    if (stream == null) {
+                        lines.add("CLIENT_RESET unknown stream " + action.stream);
+                    } else {
+                        write(ctx, new DefaultHttp2ResetFrame(Http2Error.CANCEL).stream(stream), "CLIENT_RST_STREAM");
+                    }
+                    break;
+                }
+                default:
+                    write(ctx, new DefaultHttp2GoAwayFrame(Http2Error.NO_ERROR), "CLIENT_GOAWAY");
+                    break;
             }
         }
 
@@ -1448,6 +1635,8 @@ class RandomizedCodecDifferentialTest {
         static final char OTHER = 'O';
         static final char HEADERS_FRAME = 'H';
         static final char DATA_FRAME = 'D';
+        /** PUSH_PROMISE; its {@code stream} is the promised id. */
+        static final char PUSH_FRAME = 'P';
 
         final byte[] bytes;
         final String text;
@@ -1456,14 +1645,60 @@ class RandomizedCodecDifferentialTest {
         final boolean endStream;
         /** The frame boundaries after this item are not what the items say (mutated length or bytes). */
         final boolean desync;
+        /** Client paths: not bytes but what the client application does at this point of the input. */
+        final Action action;
 
         Item(byte[] bytes, String text, char kind, int stream, boolean endStream, boolean desync) {
+            this(bytes, text, kind, stream, endStream, desync, null);
+        }
+
+        Item(byte[] bytes, String text, char kind, int stream, boolean endStream, boolean desync, Action action) {
             this.bytes = bytes;
             this.text = text;
             this.kind = kind;
             this.stream = stream;
             this.endStream = endStream;
             this.desync = desync;
+            this.action = action;
+        }
+    }
+
+    /**
+     * What the client application does between two pieces of the server's input, the same on both clients: opens a
+     * stream with a request (some with a body, some ending the stream), resets a stream, or sends GOAWAY.
+     */
+    static final class Action {
+        enum Kind { OPEN, RESET, GOAWAY }
+
+        final Kind kind;
+        /** RESET: the stream; OPEN: the id the generator expects it to get (the client assigns it). */
+        final int stream;
+        final Http2Headers headers;
+        final boolean endStream;
+        /** OPEN: the length of the DATA frame after the request's HEADERS, -1 for none. */
+        final int body;
+        final boolean bodyEnd;
+
+        Action(Kind kind, int stream, Http2Headers headers, boolean endStream, int body, boolean bodyEnd) {
+            this.kind = kind;
+            this.stream = stream;
+            this.headers = headers;
+            this.endStream = endStream;
+            this.body = body;
+            this.bodyEnd = bodyEnd;
+        }
+
+        @Override
+        public String toString() {
+            switch (kind) {
+                case OPEN:
+                    return "OPEN s=" + stream + (endStream ? " END_STREAM " : " ") + Generator.label(headers)
+                            + (body < 0 ? "" : " then DATA len=" + body + (bodyEnd ? " END_STREAM" : ""));
+                case RESET:
+                    return "RESET s=" + stream;
+                default:
+                    return "GOAWAY";
+            }
         }
     }
 
@@ -1550,6 +1785,25 @@ class RandomizedCodecDifferentialTest {
                 o.reuseFrames = false;
             }
             return o;
+        }
+
+        /**
+         * A client's initial settings: sometimes ENABLE_PUSH 1, sometimes 0, sometimes not sent (then the server may
+         * push, RFC 9113 6.5.2).
+         */
+        void clientPush(Random r) {
+            int roll = r.nextInt(3);
+            if (roll > 0) {
+                if (settings == null) {
+                    settings = Http2Settings.defaultSettings();
+                }
+                settings.pushEnabled(roll == 1);
+            }
+        }
+
+        /** Whether the client's settings allow a push (once the server acknowledged them). */
+        boolean pushAllowed() {
+            return settings == null || settings.pushEnabled() == null || settings.pushEnabled();
         }
 
         @Override
@@ -1668,9 +1922,12 @@ class RandomizedCodecDifferentialTest {
         final Delivery delivery;
         final String deliveryName;
         final boolean direct;
+        /** A client path's case: the items are a server's bytes and the client application's actions. */
+        final boolean client;
 
         Script(long caseSeed, List<Item> items, Options options, Behaviour behaviour, Delivery delivery,
-               String deliveryName, boolean direct) {
+               String deliveryName, boolean direct, boolean client) {
+            this.client = client;
             this.caseSeed = caseSeed;
             this.items = List.copyOf(items);
             this.options = options;
@@ -1680,11 +1937,17 @@ class RandomizedCodecDifferentialTest {
             this.direct = direct;
         }
 
-        static Script generate(long caseSeed) {
+        static Script generate(long caseSeed, boolean client) {
             Random r = new Random(caseSeed);
             Options options = Options.random(r);
             Behaviour behaviour = Behaviour.random(r);
-            List<Item> items = new Generator(r, behaviour).generate();
+            if (client) {
+                options.clientPush(r);
+                // Answering a stream the server ended is a server's reaction: on a client, the stream is closed or
+                // half-closed (local), the write fails and Netty closes the connection with INTERNAL_ERROR.
+                behaviour.respondPercent = 0;
+            }
+            List<Item> items = new Generator(r, behaviour, options, client).generate();
             int length = 0;
             for (Item item : items) {
                 length += item.bytes.length;
@@ -1725,35 +1988,51 @@ class RandomizedCodecDifferentialTest {
                     break;
                 }
             }
-            return new Script(caseSeed, items, options, behaviour, delivery, name, r.nextBoolean());
+            return new Script(caseSeed, items, options, behaviour, delivery, name, r.nextBoolean(), client);
         }
 
         Script withItems(List<Item> fewer) {
-            return new Script(caseSeed, fewer, options, behaviour, delivery, deliveryName, direct);
+            return new Script(caseSeed, fewer, options, behaviour, delivery, deliveryName, direct, client);
         }
 
         Script withDelivery(Delivery other, String name) {
-            return new Script(caseSeed, items, options, behaviour, other, name, direct);
+            return new Script(caseSeed, items, options, behaviour, other, name, direct, client);
         }
 
         Script withOptions(Options other) {
-            return new Script(caseSeed, items, other, behaviour, delivery, deliveryName, direct);
+            return new Script(caseSeed, items, other, behaviour, delivery, deliveryName, direct, client);
         }
 
         Script withBehaviour(Behaviour other) {
-            return new Script(caseSeed, items, options, other, delivery, deliveryName, direct);
+            return new Script(caseSeed, items, options, other, delivery, deliveryName, direct, client);
         }
 
         Script withDirect(boolean isDirect) {
-            return new Script(caseSeed, items, options, behaviour, delivery, deliveryName, isDirect);
+            return new Script(caseSeed, items, options, behaviour, delivery, deliveryName, isDirect, client);
         }
 
-        List<byte[]> itemBytes() {
-            List<byte[]> bytes = new ArrayList<>(items.size());
+        /**
+         * The reads (byte arrays) and the client application's actions, in order: the bytes between two actions are
+         * cut into reads by the delivery (all the bytes at once when there is no action: a server path's case).
+         */
+        List<Object> steps() {
+            List<Object> steps = new ArrayList<>();
+            List<byte[]> segment = new ArrayList<>();
             for (Item item : items) {
-                bytes.add(item.bytes);
+                if (item.action == null) {
+                    segment.add(item.bytes);
+                    continue;
+                }
+                if (!segment.isEmpty()) {
+                    steps.addAll(delivery.reads(segment));
+                    segment = new ArrayList<>();
+                }
+                steps.add(item.action);
             }
-            return bytes;
+            if (!segment.isEmpty()) {
+                steps.addAll(delivery.reads(segment));
+            }
+            return steps;
         }
 
         /**
@@ -1762,6 +2041,9 @@ class RandomizedCodecDifferentialTest {
          * frames are not what the items say. -1 if none.
          */
         int firstStrictRelevant() {
+            if (client) {
+                return firstClientStrictRelevant();
+            }
             Set<Integer> ended = new HashSet<>();
             Set<Integer> opened = new HashSet<>();
             int highest = 0;
@@ -1797,6 +2079,35 @@ class RandomizedCodecDifferentialTest {
             return -1;
         }
 
+        /**
+         * On a client, the checks are about the streams the server opens (promises): HEADERS or DATA on an even
+         * stream the server ended, or on one it never promised (conservatively: Netty's answer and the checks' differ
+         * only for the ids below the highest used, which this does not try to tell apart), or a desynchronizing
+         * mutation. -1 if none.
+         */
+        private int firstClientStrictRelevant() {
+            Set<Integer> ended = new HashSet<>();
+            Set<Integer> promised = new HashSet<>();
+            for (int i = 0; i < items.size(); i++) {
+                Item item = items.get(i);
+                if (item.desync) {
+                    return i;
+                }
+                if (item.kind == Item.PUSH_FRAME) {
+                    promised.add(item.stream);
+                } else if ((item.kind == Item.HEADERS_FRAME || item.kind == Item.DATA_FRAME) && item.stream > 0
+                        && (item.stream & 1) == 0) {
+                    if (ended.contains(item.stream) || !promised.contains(item.stream)) {
+                        return i;
+                    }
+                    if (item.endStream) {
+                        ended.add(item.stream);
+                    }
+                }
+            }
+            return -1;
+        }
+
         String describe() {
             int strict = firstStrictRelevant();
             int bytes = 0;
@@ -1807,7 +2118,8 @@ class RandomizedCodecDifferentialTest {
                         i == strict ? "   <- first frame the strict checks are about" : ""));
                 bytes += item.bytes.length;
             }
-            return "options: " + options + "\n" + behaviour + "\ndelivery: " + deliveryName + ", "
+            return (client ? "CLIENT, fed a server's bytes; " : "") + "options: " + options + "\n" + behaviour
+                    + "\ndelivery: " + deliveryName + ", "
                     + (direct ? "direct" : "heap") + " pooled buffers, " + bytes + " bytes\ninput (" + items.size()
                     + " items):\n" + out;
         }
@@ -1838,24 +2150,52 @@ class RandomizedCodecDifferentialTest {
         private int emptyDataRun;
         private int goAwayLast = 100;
 
-        Generator(Random r, Behaviour behaviour) {
+        // Client mode: the server's bytes and the client application's actions.
+        /** A stream the server promised (PUSH_PROMISE), whose response HEADERS have not come yet. */
+        private static final int PROMISED = 3;
+        private final boolean client;
+        private final boolean pushAllowed;
+        /**
+         * The id the client's next request gets: it assigns them in order, failed or not, from 3 (Netty keeps 1 for
+         * the stream of an HTTP/1.1 upgrade).
+         */
+        private int clientNext = 3;
+        private int nextPush = 2;
+        private boolean goAwayReceived;
+        /** The streams the server sent its (final) response HEADERS on: more HEADERS on them are trailers. */
+        private final Set<Integer> responded = new HashSet<>();
+
+        Generator(Random r, Behaviour behaviour, Options options, boolean client) {
             this.r = r;
             this.behaviour = behaviour;
             this.sharedHpack = r.nextBoolean();
+            this.client = client;
+            this.pushAllowed = options.pushAllowed();
         }
 
         List<Item> generate() {
-            preface();
+            if (client) {
+                serverPreface();
+            } else {
+                preface();
+            }
             double violationRate = new double[] {0, 0, 0.01, 0.03, 0.1, 0.3}[r.nextInt(6)];
             int steps = r.nextInt(3) == 0 ? 30 + r.nextInt(200) : 1 + r.nextInt(40);
             for (int i = 0; i < steps; i++) {
                 if (r.nextDouble() < violationRate) {
-                    violation();
+                    // A client gets the server's violations, or a client's ones (on a client, most are errors too).
+                    if (client && r.nextBoolean()) {
+                        serverViolation();
+                    } else {
+                        violation();
+                    }
+                } else if (client) {
+                    fromServer();
                 } else {
                     valid();
                 }
             }
-            if (r.nextInt(12) == 0 && items.size() > 1) {
+            if (r.nextInt(12) == 0 && items.size() > 1 && items.get(items.size() - 1).bytes.length > 0) {
                 // The input ends in the middle of a frame.
                 Item last = items.remove(items.size() - 1);
                 int cut = r.nextInt(last.bytes.length);
@@ -2126,10 +2466,7 @@ class RandomizedCodecDifferentialTest {
                 int dependency = r.nextInt(2) == 0 ? 0 : Math.max(0, id - 2);
                 priority(id, dependency, "");
             } else if (roll < 64) {
-                boolean ack = r.nextInt(5) == 0;
-                long data = r.nextLong();
-                add(Frames.ping(ack, data), "PING" + (ack ? " ACK " : " ") + Long.toHexString(data), Item.OTHER, 0,
-                        false, false);
+                ping();
             } else if (roll < 68) {
                 validSettings();
             } else if (roll < 70) {
@@ -2138,9 +2475,7 @@ class RandomizedCodecDifferentialTest {
                 // The connection, a stream that may receive, or now and then one already reset (closed).
                 int id = r.nextBoolean() ? 0 : r.nextInt(6) == 0 ? pick(RESET) : pickOpenOrEnded();
                 id = Math.max(0, id);
-                int increment = 1 + r.nextInt(r.nextBoolean() ? 1000 : 1 << 20);
-                add(Frames.windowUpdate(id, increment), "WINDOW_UPDATE s=" + id + " inc=" + increment, Item.OTHER,
-                        id, false, false);
+                windowUpdate(id);
             } else if (roll < 82) {
                 int id = r.nextInt(3) == 0 || open < 0 ? 0 : open;
                 unknown(id, "");
@@ -2160,6 +2495,30 @@ class RandomizedCodecDifferentialTest {
             boolean exclusive = r.nextBoolean();
             add(Frames.priority(id, exclusive, dependency, weight), prefix + "PRIORITY s=" + id + " dep=" + dependency
                     + " w=" + (weight + 1) + (exclusive ? " exclusive" : ""), Item.OTHER, id, false, false);
+        }
+
+        private void ping() {
+            boolean ack = r.nextInt(5) == 0;
+            long data = r.nextLong();
+            add(Frames.ping(ack, data), "PING" + (ack ? " ACK " : " ") + Long.toHexString(data), Item.OTHER, 0, false,
+                    false);
+        }
+
+        private void windowUpdate(int id) {
+            int increment = 1 + r.nextInt(r.nextBoolean() ? 1000 : 1 << 20);
+            add(Frames.windowUpdate(id, increment), "WINDOW_UPDATE s=" + id + " inc=" + increment, Item.OTHER, id,
+                    false, false);
+        }
+
+        /** HEADERS without END_HEADERS, then a flood of empty CONTINUATIONs. */
+        private void smallContinuations(int id, byte[] block, String label) {
+            add(Frames.headers(id, 0, block), "! HEADERS s=" + id + " " + label + " then many small CONTINUATIONs",
+                    Item.HEADERS_FRAME, id, false, false);
+            int n = 5 + r.nextInt(30);
+            for (int i = 0; i < n; i++) {
+                add(Frames.continuation(id, i == n - 1 ? END_HEADERS : 0, new byte[0]), "  CONTINUATION s=" + id
+                        + " len=0" + (i == n - 1 ? " END_HEADERS" : ""), Item.OTHER, id, false, false);
+            }
         }
 
         private void unknown(int id, String prefix) {
@@ -2183,10 +2542,12 @@ class RandomizedCodecDifferentialTest {
                         value = r.nextInt(8193);
                         break;
                     case 2:
-                        value = r.nextInt(2);
+                        // A server may only send ENABLE_PUSH 0 (RFC 9113 6.5.2); 1 is a violation of its own.
+                        value = client ? 0 : r.nextInt(2);
                         break;
                     case 3:
-                        value = r.nextInt(1000);
+                        // Enough for a client's requests to be mostly accepted.
+                        value = (client ? 100 : 0) + r.nextInt(1000);
                         break;
                     case 4:
                         value = r.nextInt(10) == 0 ? 0x7fffffffL : r.nextInt(1 << 20);
@@ -2207,6 +2568,293 @@ class RandomizedCodecDifferentialTest {
                 text.append(i == 0 ? "" : ", ").append(id).append('=').append(value);
             }
             add(Frames.settings(pairs), text.append('}').toString(), Item.OTHER, 0, false, false);
+        }
+
+        // ---- client mode: the server's frames, the client application's actions
+
+        /** A server's preface is its SETTINGS frame (no preface string); the client may have sent a request before. */
+        private void serverPreface() {
+            if (r.nextBoolean()) {
+                clientOpens();
+            }
+            if (r.nextInt(100) == 0) {
+                add(Frames.ping(false, 7), "! PING before the server's SETTINGS", Item.OTHER, 0, false, false);
+            }
+            if (r.nextInt(10) < 3) {
+                validSettings();
+            } else {
+                add(Frames.settings(), "SETTINGS {}", Item.OTHER, 0, false, false);
+            }
+            if (r.nextInt(10) != 0) {
+                add(Frames.settingsAck(), "SETTINGS_ACK", Item.OTHER, 0, false, false);
+            }
+        }
+
+        private void action(Action action) {
+            items.add(new Item(new byte[0], "CLIENT " + action, Item.OTHER, action.stream, false, false, action));
+        }
+
+        /** The client application opens the next stream: a request, maybe with a body, maybe ending the stream. */
+        private int clientOpens() {
+            Http2Headers h = request();
+            boolean post = "POST".contentEquals(h.method());
+            boolean eos = !post && r.nextInt(3) != 0;
+            int body = eos ? -1 : post || r.nextInt(3) == 0 ? r.nextInt(200) : -1;
+            boolean bodyEnd = body >= 0 && r.nextInt(4) != 0;
+            int id = clientNext;
+            clientNext += 2;
+            nextId = Math.max(nextId, clientNext);
+            action(new Action(Action.Kind.OPEN, id, h, eos, body, bodyEnd));
+            if (!goAwayReceived) {
+                streams.put(id, OPEN);
+            }
+            return id;
+        }
+
+        private Http2Headers responseHeaders() {
+            Http2Headers h = new DefaultHttp2Headers(false).status(new String[] {"200", "204", "404", "500"}[
+                    r.nextInt(4)]);
+            int extra = r.nextInt(4);
+            for (int i = 0; i < extra; i++) {
+                h.add("x-h" + r.nextInt(6), ascii(r.nextInt(30)));
+            }
+            return h;
+        }
+
+        /** The server's response HEADERS (now and then a 1xx first) on a stream the client opened or was promised. */
+        private void response(int id, Http2Headers h, String prefix) {
+            if (r.nextInt(15) == 0) {
+                Http2Headers informational = new DefaultHttp2Headers(false).status("100");
+                headersFrame(id, encode(informational), false, prefix + "1xx ", label(informational), true);
+            }
+            boolean eos = r.nextInt(4) == 0;
+            headersFrame(id, encode(h), eos, prefix, label(h), true);
+            responded.add(id);
+            streams.put(id, eos ? ENDED : OPEN);
+        }
+
+        private void responseOrData(int id) {
+            if (responded.contains(id)) {
+                validData(id);
+            } else {
+                response(id, responseHeaders(), "");
+            }
+        }
+
+        private int nextPush() {
+            int id = nextPush;
+            nextPush += 2;
+            return id;
+        }
+
+        /** PUSH_PROMISE on {@code parent}, sometimes padded or with its block continued, promising {@code promised}. */
+        private void pushPromise(int parent, int promised, String prefix) {
+            Http2Headers h = new DefaultHttp2Headers(false).method("GET").scheme("https").authority("example.com")
+                    .path("/pushed/" + r.nextInt(100));
+            byte[] block = encode(h);
+            int split = r.nextInt(5) == 0 ? r.nextInt(block.length + 1) : block.length;
+            int flags = split == block.length ? END_HEADERS : 0;
+            byte[] payload = Frames.concat(Frames.int32(promised), Arrays.copyOf(block, split));
+            StringBuilder text = new StringBuilder(prefix + "PUSH_PROMISE s=" + parent + " promised=" + promised);
+            if (r.nextInt(5) == 0) {
+                int pad = r.nextInt(24);
+                payload = Frames.padded(pad, payload);
+                flags |= PADDED;
+                text.append(" pad=").append(pad);
+            }
+            text.append(' ').append(label(h));
+            add(Frames.frame(PUSH_PROMISE, flags, parent, payload), text.toString(), Item.PUSH_FRAME, promised, false,
+                    false);
+            if (split < block.length) {
+                add(Frames.continuation(parent, END_HEADERS, Arrays.copyOfRange(block, split, block.length)),
+                        "  CONTINUATION s=" + parent + " len=" + (block.length - split) + " END_HEADERS", Item.OTHER,
+                        parent, false, false);
+            }
+            if (promised > 0 && (promised & 1) == 0) {
+                streams.put(promised, PROMISED);
+            }
+        }
+
+        /** A valid step of a server (or of the client application) for what the generator knows of the streams. */
+        private void fromServer() {
+            int roll = r.nextInt(100);
+            int open = pick(OPEN);
+            if (roll < 14 || open < 0 && (roll < 64 || roll >= 91)) {
+                clientOpens();
+            } else if (roll < 46) {
+                responseOrData(open);
+            } else if (roll < 50) {
+                if (responded.contains(open)) {
+                    Http2Headers trailers = new DefaultHttp2Headers(false).add("x-trailer", ascii(r.nextInt(12)));
+                    headersFrame(open, encode(trailers), true, "", "trailers " + label(trailers), true);
+                    streams.put(open, ENDED);
+                } else {
+                    responseOrData(open);
+                }
+            } else if (roll < 56) {
+                if (pushAllowed && !goAwayReceived) {
+                    pushPromise(open, nextPush(), "");
+                } else {
+                    responseOrData(open);
+                }
+            } else if (roll < 60) {
+                int promised = pick(PROMISED);
+                if (promised > 0) {
+                    response(promised, responseHeaders(), "pushed response: ");
+                } else {
+                    responseOrData(open);
+                }
+            } else if (roll < 63) {
+                int id = r.nextInt(4) == 0 && pick(PROMISED) > 0 ? pick(PROMISED) : Math.max(open, pickOpenOrEnded());
+                int code = new int[] {0, 8, 1, 2, 7}[r.nextInt(5)];
+                add(Frames.rstStream(id, code), "RST_STREAM s=" + id + " code=" + code, Item.OTHER, id, false, false);
+                streams.put(id, RESET);
+            } else if (roll < 66) {
+                int id = r.nextInt(3) == 0 ? idle() : r.nextInt(3) == 0 ? nextPush + 2 * r.nextInt(2) : orIdle(open);
+                priority(id, r.nextInt(2) == 0 ? 0 : Math.max(0, open - 2), "");
+            } else if (roll < 71) {
+                ping();
+            } else if (roll < 73) {
+                validSettings();
+            } else if (roll < 75) {
+                add(Frames.settingsAck(), "SETTINGS_ACK", Item.OTHER, 0, false, false);
+            } else if (roll < 81) {
+                int id = r.nextBoolean() ? 0 : Math.max(0, pickOpenOrEnded());
+                windowUpdate(id);
+            } else if (roll < 84) {
+                unknown(r.nextInt(3) == 0 ? 0 : Math.max(0, open), "");
+            } else if (roll < 85) {
+                serverGoAway();
+            } else if (roll < 90) {
+                int id = r.nextInt(4) == 0 && pick(PROMISED) > 0 ? pick(PROMISED) : orIdle(pickOpenOrEnded());
+                action(new Action(Action.Kind.RESET, id, null, false, -1, false));
+                streams.put(id, RESET);
+            } else if (roll < 91) {
+                action(new Action(Action.Kind.GOAWAY, 0, null, false, -1, false));
+            } else {
+                responseOrData(open);
+            }
+        }
+
+        /** GOAWAY from the server: the client's streams above its last stream id are closed, new ones refused. */
+        private void serverGoAway() {
+            int last = r.nextInt(3) == 0 ? 0 : Math.max(0, Math.min(goAwayLast, clientNext - 2 - 2 * r.nextInt(3)));
+            last = last > 0 && (last & 1) == 0 ? last - 1 : last;
+            goAwayLast = last;
+            goAwayReceived = true;
+            long code = new long[] {0, 0, 1, 11}[r.nextInt(4)];
+            byte[] debug = RawFrames.bytes(ascii(r.nextInt(20)));
+            add(Frames.goAway(last, code, debug), "GOAWAY last=" + last + " code=" + code + " debug=\""
+                    + new String(debug, StandardCharsets.US_ASCII) + "\"", Item.OTHER, 0, false, false);
+            for (Map.Entry<Integer, Integer> e : streams.entrySet()) {
+                if ((e.getKey() & 1) == 1 && e.getKey() > last) {
+                    e.setValue(RESET);
+                }
+            }
+        }
+
+        /** What a client may get wrong from a server: pushes, responses, limits. */
+        private void serverViolation() {
+            int open = pick(OPEN);
+            int promised = pick(PROMISED);
+            switch (r.nextInt(15)) {
+                case 0:
+                    pushPromise(orIdle(open), clientNext - 2 * r.nextInt(2), "! odd promised id: ");
+                    break;
+                case 13: {
+                    // What the strict checks are about on a client: a pushed stream the server ended, used again.
+                    int id = -1;
+                    for (Map.Entry<Integer, Integer> e : streams.entrySet()) {
+                        if ((e.getKey() & 1) == 0 && e.getValue() == ENDED) {
+                            id = e.getKey();
+                        }
+                    }
+                    if (id < 0) {
+                        response(nextPush(), responseHeaders(), "! HEADERS on an even stream never promised: ");
+                    } else if (r.nextBoolean()) {
+                        data(id, dataLength(), r.nextBoolean(), "! ended pushed stream: ");
+                    } else {
+                        Http2Headers h = responseHeaders();
+                        headersFrame(id, encode(h), r.nextBoolean(), "! ended pushed stream: ", label(h), true);
+                    }
+                    break;
+                }
+                case 14: {
+                    // And a skipped one: a promise skips an even id, then a response comes on it.
+                    int skipped = nextPush();
+                    pushPromise(orIdle(open), nextPush(), "");
+                    response(skipped, responseHeaders(), "! skipped pushed id: ");
+                    break;
+                }
+                case 1:
+                    pushPromise(orIdle(open), nextPush(), pushAllowed ? "! push: " : "! push disabled: ");
+                    break;
+                case 2:
+                    pushPromise(idle(), nextPush(), "! push on an idle stream: ");
+                    break;
+                case 3:
+                    pushPromise(0, nextPush(), "! push on stream 0: ");
+                    break;
+                case 4:
+                    pushPromise(orIdle(open), Math.max(2, nextPush - 2), "! promised id used already: ");
+                    break;
+                case 5:
+                    if (promised > 0) {
+                        data(promised, dataLength(), r.nextBoolean(), "! DATA on a reserved stream: ");
+                    } else {
+                        response(nextPush(), responseHeaders(), "! HEADERS on an even stream never promised: ");
+                    }
+                    break;
+                case 6:
+                    response(orIdle(open), responseHeaders().add("x-large", ascii(8_000 + r.nextInt(4_000))),
+                            "! header list over 8192: ");
+                    break;
+                case 7: {
+                    int id = orIdle(open);
+                    Http2Headers h = responseHeaders();
+                    headersFrame(id, encode(h), false, "! HEADERS again without END_STREAM: ", label(h), true);
+                    headersFrame(id, encode(h), false, "! HEADERS again without END_STREAM: ", label(h), true);
+                    break;
+                }
+                case 8: {
+                    int id = orIdle(open);
+                    response(id, responseHeaders().status("200").set("content-length", "5"), "! content-length 5: ");
+                    data(id, r.nextBoolean() ? 3 : 8, true, "! content-length mismatch: ");
+                    streams.put(id, ENDED);
+                    break;
+                }
+                case 9: {
+                    int id = orIdle(open);
+                    Http2Headers[] bad = {responseHeaders().add("X-Upper", "1"),
+                        responseHeaders().add("connection", "close"), responseHeaders().add(":path", "/"),
+                        new DefaultHttp2Headers(false).add("x-no-status", "1"), responseHeaders().add(":status", "201"),
+                        responseHeaders().add("x-bad", "a\nb")};
+                    response(id, bad[r.nextInt(bad.length)], "! invalid response: ");
+                    break;
+                }
+                case 10: {
+                    int n = 20 + r.nextInt(r.nextInt(4) == 0 ? 240 : 20);
+                    for (int i = 0; i < n; i++) {
+                        int id = clientOpens();
+                        add(Frames.rstStream(id, 8), "RST_STREAM s=" + id + " code=8 (RST flood " + (i + 1) + " of "
+                                + n + ")", Item.OTHER, id, false, false);
+                        streams.put(id, RESET);
+                    }
+                    break;
+                }
+                case 11: {
+                    int id = orIdle(open);
+                    Http2Headers h = responseHeaders();
+                    smallContinuations(id, encode(h), label(h));
+                    responded.add(id);
+                    break;
+                }
+                default: {
+                    int id = r.nextBoolean() ? orIdle(pick(ENDED)) : orIdle(pick(RESET));
+                    pushPromise(id, nextPush(), "! push on a stream the server ended or that was reset: ");
+                    break;
+                }
+            }
         }
 
         private Http2Headers invalidRequest(StringBuilder what) {
@@ -2502,14 +3150,7 @@ class RandomizedCodecDifferentialTest {
                     int id = nextId;
                     nextId += 2;
                     Http2Headers h = request();
-                    byte[] block = encode(h);
-                    add(Frames.headers(id, 0, block), "! HEADERS s=" + id + " " + label(h)
-                            + " then many small CONTINUATIONs", Item.HEADERS_FRAME, id, false, false);
-                    int n = 5 + r.nextInt(30);
-                    for (int i = 0; i < n; i++) {
-                        add(Frames.continuation(id, i == n - 1 ? END_HEADERS : 0, new byte[0]), "  CONTINUATION s="
-                                + id + " len=0" + (i == n - 1 ? " END_HEADERS" : ""), Item.OTHER, id, false, false);
-                    }
+                    smallContinuations(id, encode(h), label(h));
                     streams.put(id, OPEN);
                     break;
                 }
@@ -2574,12 +3215,12 @@ class RandomizedCodecDifferentialTest {
         http2Logger.setLevel(Level.WARNING);
         if (args.length > 0 && args[0].equals("case")) {
             Path path = Path.valueOf(args[1]);
-            Script script = Script.generate(Long.parseLong(args[2]));
+            Script script = Script.generate(Long.parseLong(args[2]), path.client());
             onEventLoopThread(() -> {
                 System.out.println(script.describe());
                 Shape shape = shape(path, script);
                 System.out.println("---- Netty:\n  " + String.join("\n  ", run(shape, Flavor.NETTY, script).lines));
-                Flavor flavor = path == Path.STRICT ? Flavor.POOLED_STRICT : Flavor.POOLED;
+                Flavor flavor = pooledFlavor(path);
                 System.out.println("---- " + flavor + ":\n  " + String.join("\n  ", run(shape, flavor, script).lines));
                 Outcome outcome = compare(path, script);
                 System.out.println(outcome.difference == null ? "SAME" : "DIFFERENT:\n" + outcome.difference);
@@ -2592,7 +3233,7 @@ class RandomizedCodecDifferentialTest {
         if (args.length > 0 && args[0].equals("leak")) {
             // Which server leaks on a case, and on its shrunk form.
             Path path = Path.valueOf(args[1]);
-            Script script = Script.generate(Long.parseLong(args[2]));
+            Script script = Script.generate(Long.parseLong(args[2]), path.client());
             onEventLoopThread(() -> {
                 Shape shape = shape(path, script);
                 for (Flavor flavor : Flavor.values()) {
@@ -2618,8 +3259,8 @@ class RandomizedCodecDifferentialTest {
         int seeds = args.length > 0 ? Integer.parseInt(args[0]) : 100;
         int cases = args.length > 1 ? Integer.parseInt(args[1]) : 50;
         long base = args.length > 2 ? Long.parseLong(args[2]) : System.nanoTime();
-        System.out.println("codec fuzz: " + seeds + " seeds x " + cases + " cases x " + Path.values().length
-                + " paths, base seed " + base);
+        List<Path> paths = paths();
+        System.out.println("codec fuzz: " + seeds + " seeds x " + cases + " cases x " + paths + ", base seed " + base);
         Random derive = new Random(base);
         Map<String, String> distinct = new LinkedHashMap<>();
         Map<Path, Map<String, Integer>> coverage = new TreeMap<>();
@@ -2628,7 +3269,7 @@ class RandomizedCodecDifferentialTest {
         long start = System.nanoTime();
         for (int i = 0; i < seeds; i++) {
             long seed = derive.nextLong();
-            for (Path path : Path.values()) {
+            for (Path path : paths) {
                 Campaign campaign = new Campaign(path, seed, cases, Long.MAX_VALUE);
                 onEventLoopThread(campaign::run);
                 campaign.checkLeaks();
