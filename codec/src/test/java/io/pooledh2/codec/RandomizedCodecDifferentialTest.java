@@ -476,7 +476,8 @@ class RandomizedCodecDifferentialTest {
         if (unexpected != null) {
             return new Outcome(stock.lines, unexpected, strict.pooledFrames);
         }
-        int dirty = script.firstStrictRelevant();
+        int dirty = script.client && !INCLUDE_KNOWN ? script.firstClientStrictRelevant(reservedBy(stock.lines))
+                : script.firstStrictRelevant();
         String full = firstDifference(stock.lines, strict.lines);
         if (dirty < 0) {
             return new Outcome(stock.lines, full == null ? null
@@ -486,10 +487,27 @@ class RandomizedCodecDifferentialTest {
         Script prefix = script.withItems(script.items.subList(0, dirty));
         String difference = firstDifference(run(shape, Flavor.NETTY, prefix).lines,
                 run(shape, Flavor.POOLED_STRICT, prefix).lines);
+        boolean known = script.client && dirty != script.firstStrictRelevant();
         return new Outcome(stock.lines, difference == null ? null
                 : "strict server differs on the input before item #" + dirty + " (the first frame the strict checks"
                 + " are about)\n" + difference, strict.pooledFrames)
-                .strict(full == null ? "strict: relevant frame, same as Netty" : "strict: relevant frame, differs");
+                .strict((full == null ? "strict: relevant frame, same as Netty" : "strict: relevant frame, differs")
+                        + (known ? " (a frame on an ignored promise's id: known divergence left out)" : ""));
+    }
+
+    private static final Pattern PROMISE_LINE =
+            Pattern.compile("^(READ )?PUSH_PROMISE\\w* (stream|s)=\\d+ .*?promised=(\\d+)");
+
+    /** The promised ids of the PUSH_PROMISE frames Netty's client passed on: those it reserved a stream for. */
+    static Set<Integer> reservedBy(List<String> stock) {
+        Set<Integer> reserved = new HashSet<>();
+        for (String line : stock) {
+            Matcher m = PROMISE_LINE.matcher(line);
+            if (m.find()) {
+                reserved.add(Integer.parseInt(m.group(3)));
+            }
+        }
+        return reserved;
     }
 
     /** Exceptions in the strict transcript that are neither HTTP/2 exceptions nor ones Netty's server had too. */
@@ -533,6 +551,18 @@ class RandomizedCodecDifferentialTest {
     }
 
     static final boolean EXACT = Boolean.getBoolean("codec.fuzz.exact");
+    /**
+     * {@code -Dcodec.fuzz.includeKnown=true} compares the strict client path past the one known divergence it
+     * otherwise leaves out, "ignored promise": the pooled strict checks ({@code StreamStateChecks}) learn a promised
+     * stream id only from the stream Netty reserves for it, and Netty ignores a PUSH_PROMISE on a stream this client
+     * reset or that closed, so once a higher id is promised, the server's HEADERS on the ignored promise's id count as
+     * opening a skipped id: connection error PROTOCOL_ERROR ("Stream 2 opened after a higher stream id was already
+     * used") where Netty answers RST_STREAM(STREAM_CLOSED). RFC 9113 5.1 says a PUSH_PROMISE reserves its stream
+     * even when the associated stream was reset, so the server did nothing wrong there. Left out by comparing a
+     * client case only up to the first frame on a promised id whose PUSH_PROMISE Netty's client did not pass on
+     * (read from its transcript). Replay: {@code main case CLIENT_STRICT -8978335190306259062} with this property.
+     */
+    static final boolean INCLUDE_KNOWN = Boolean.getBoolean("codec.fuzz.includeKnown");
     /** The cosmetic differences seen (first differing lines), with how often. */
     static final Map<String, Integer> COSMETIC = new ConcurrentHashMap<>();
 
@@ -1810,7 +1840,10 @@ class RandomizedCodecDifferentialTest {
         public String toString() {
             Map<String, Object> set = new LinkedHashMap<>();
             if (settings != null) {
-                set.put("initialSettings", new TreeMap<>(settings));
+                // Numbered: the map's keys are chars, most of them unprintable.
+                Map<Integer, Long> numbered = new TreeMap<>();
+                settings.forEach((id, value) -> numbered.put((int) id, value));
+                set.put("initialSettings", numbered);
             }
             set.put("validateHeaders", validateHeaders);
             set.put("maxConsecutiveEmptyData", maxEmptyData);
@@ -2042,7 +2075,7 @@ class RandomizedCodecDifferentialTest {
          */
         int firstStrictRelevant() {
             if (client) {
-                return firstClientStrictRelevant();
+                return firstClientStrictRelevant(null);
             }
             Set<Integer> ended = new HashSet<>();
             Set<Integer> opened = new HashSet<>();
@@ -2085,7 +2118,7 @@ class RandomizedCodecDifferentialTest {
          * only for the ids below the highest used, which this does not try to tell apart), or a desynchronizing
          * mutation. -1 if none.
          */
-        private int firstClientStrictRelevant() {
+        int firstClientStrictRelevant(Set<Integer> reserved) {
             Set<Integer> ended = new HashSet<>();
             Set<Integer> promised = new HashSet<>();
             for (int i = 0; i < items.size(); i++) {
@@ -2094,7 +2127,11 @@ class RandomizedCodecDifferentialTest {
                     return i;
                 }
                 if (item.kind == Item.PUSH_FRAME) {
-                    promised.add(item.stream);
+                    // KNOWN DIVERGENCE "ignored promise" (see INCLUDE_KNOWN): a promise Netty ignored (no listener
+                    // call, no frame) does not count; frames on its id are then ones the checks are about.
+                    if (reserved == null || reserved.contains(item.stream)) {
+                        promised.add(item.stream);
+                    }
                 } else if ((item.kind == Item.HEADERS_FRAME || item.kind == Item.DATA_FRAME) && item.stream > 0
                         && (item.stream & 1) == 0) {
                     if (ended.contains(item.stream) || !promised.contains(item.stream)) {
