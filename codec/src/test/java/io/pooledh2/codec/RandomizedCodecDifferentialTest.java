@@ -2255,6 +2255,11 @@ class RandomizedCodecDifferentialTest {
             if (r.nextInt(100) == 0) {
                 add(Frames.ping(false, 7), "! PING before the client's SETTINGS", Item.OTHER, 0, false, false);
             }
+            settingsAndAck();
+        }
+
+        /** The SETTINGS after a preface (mostly empty), and most of the time the ACK of the peer's. */
+        private void settingsAndAck() {
             if (r.nextInt(10) < 3) {
                 validSettings();
             } else {
@@ -2619,14 +2624,7 @@ class RandomizedCodecDifferentialTest {
             if (r.nextInt(100) == 0) {
                 add(Frames.ping(false, 7), "! PING before the server's SETTINGS", Item.OTHER, 0, false, false);
             }
-            if (r.nextInt(10) < 3) {
-                validSettings();
-            } else {
-                add(Frames.settings(), "SETTINGS {}", Item.OTHER, 0, false, false);
-            }
-            if (r.nextInt(10) != 0) {
-                add(Frames.settingsAck(), "SETTINGS_ACK", Item.OTHER, 0, false, false);
-            }
+            settingsAndAck();
         }
 
         private void action(Action action) {
