@@ -25,7 +25,8 @@ import static io.netty.handler.codec.http2.Http2Exception.streamError;
  * checked between the frame reader and the decoder. Netty forgets a stream once it is closed, so for a HEADERS
  * frame on a stream id it no longer knows it cannot tell a closed stream from one that never opened and answers
  * both with the milder RST_STREAM(STREAM_CLOSED). This decorator remembers the last {@value #WINDOW} stream ids
- * of streams the peer opens (odd ids on a server, even on a client), and for those it applies the RFC:
+ * of streams the peer opens (odd ids on a server; on a client the even ids the server promises, each counted from
+ * its PUSH_PROMISE), and for those it applies the RFC:
  * <ul>
  *   <li>HEADERS opening a stream whose id is lower than one the peer already used (the id was skipped):
  *       connection error PROTOCOL_ERROR (section 5.1.1);</li>
@@ -302,6 +303,13 @@ final class StreamStateChecks extends Http2ConnectionAdapter implements Http2Fra
     @Override
     public void onPushPromiseRead(ChannelHandlerContext ctx, int streamId, int promisedStreamId,
                                   Http2Headers headers, int padding) throws Http2Exception {
+        // RFC 9113 5.1: a PUSH_PROMISE reserves its stream even when the associated stream was reset. Netty
+        // ignores one on a stream this end reset or that closed and reserves nothing, so the id is learnt here,
+        // not only from the reserved stream: it is not one the server skipped. (A client's PUSH_PROMISE is
+        // Netty's connection error, and promises nothing.)
+        if (!connection.isServer() && isRemote(promisedStreamId)) {
+            markOpened(promisedStreamId);
+        }
         decoder.onPushPromiseRead(ctx, streamId, promisedStreamId, headers, padding);
     }
 

@@ -123,9 +123,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  *       {@link ListenerTranscript} listener;</li>
  *   <li>{@link Path#CLIENT_STRICT}: the default (strict) pooled client builders, one of the three shapes, compared
  *       as on {@link Path#STRICT} but up to the first HEADERS or DATA on an even (server-opened) stream that was not
- *       promised or that the server ended: on a client the checks only concern the streams the server opens. A
- *       promise counts only if Netty's client passed it on: one known divergence is left out that way (see
- *       {@link #INCLUDE_KNOWN}).</li>
+ *       promised or that the server ended: on a client the checks only concern the streams the server opens.</li>
  * </ul>
  *
  * <p>A client case ({@link Generator} in client mode) interleaves the client application's actions with the server's
@@ -478,8 +476,7 @@ class RandomizedCodecDifferentialTest {
         if (unexpected != null) {
             return new Outcome(stock.lines, unexpected, strict.pooledFrames);
         }
-        int dirty = script.client && !INCLUDE_KNOWN ? script.firstClientStrictRelevant(reservedBy(stock.lines))
-                : script.firstStrictRelevant();
+        int dirty = script.firstStrictRelevant();
         String full = firstDifference(stock.lines, strict.lines);
         if (dirty < 0) {
             return new Outcome(stock.lines, full == null ? null
@@ -489,27 +486,10 @@ class RandomizedCodecDifferentialTest {
         Script prefix = script.withItems(script.items.subList(0, dirty));
         String difference = firstDifference(run(shape, Flavor.NETTY, prefix).lines,
                 run(shape, Flavor.POOLED_STRICT, prefix).lines);
-        boolean known = script.client && dirty != script.firstStrictRelevant();
         return new Outcome(stock.lines, difference == null ? null
                 : "strict server differs on the input before item #" + dirty + " (the first frame the strict checks"
                 + " are about)\n" + difference, strict.pooledFrames)
-                .strict((full == null ? "strict: relevant frame, same as Netty" : "strict: relevant frame, differs")
-                        + (known ? " (a frame on an ignored promise's id: known divergence left out)" : ""));
-    }
-
-    private static final Pattern PROMISE_LINE =
-            Pattern.compile("^(READ )?PUSH_PROMISE\\w* (stream|s)=\\d+ .*?promised=(\\d+)");
-
-    /** The promised ids of the PUSH_PROMISE frames Netty's client passed on: those it reserved a stream for. */
-    static Set<Integer> reservedBy(List<String> stock) {
-        Set<Integer> reserved = new HashSet<>();
-        for (String line : stock) {
-            Matcher m = PROMISE_LINE.matcher(line);
-            if (m.find()) {
-                reserved.add(Integer.parseInt(m.group(3)));
-            }
-        }
-        return reserved;
+                .strict(full == null ? "strict: relevant frame, same as Netty" : "strict: relevant frame, differs");
     }
 
     /** Exceptions in the strict transcript that are neither HTTP/2 exceptions nor ones Netty's server had too. */
@@ -553,18 +533,6 @@ class RandomizedCodecDifferentialTest {
     }
 
     static final boolean EXACT = Boolean.getBoolean("codec.fuzz.exact");
-    /**
-     * {@code -Dcodec.fuzz.includeKnown=true} compares the strict client path past the one known divergence it
-     * otherwise leaves out, "ignored promise": the pooled strict checks ({@code StreamStateChecks}) learn a promised
-     * stream id only from the stream Netty reserves for it, and Netty ignores a PUSH_PROMISE on a stream this client
-     * reset or that closed, so once a higher id is promised, the server's HEADERS on the ignored promise's id count as
-     * opening a skipped id: connection error PROTOCOL_ERROR ("Stream 2 opened after a higher stream id was already
-     * used") where Netty answers RST_STREAM(STREAM_CLOSED). RFC 9113 5.1 says a PUSH_PROMISE reserves its stream
-     * even when the associated stream was reset, so the server did nothing wrong there. Left out by comparing a
-     * client case only up to the first frame on a promised id whose PUSH_PROMISE Netty's client did not pass on
-     * (read from its transcript). Replay: {@code main case CLIENT_STRICT -8978335190306259062} with this property.
-     */
-    static final boolean INCLUDE_KNOWN = Boolean.getBoolean("codec.fuzz.includeKnown");
     /** The cosmetic differences seen (first differing lines), with how often. */
     static final Map<String, Integer> COSMETIC = new ConcurrentHashMap<>();
 
@@ -2077,7 +2045,7 @@ class RandomizedCodecDifferentialTest {
          */
         int firstStrictRelevant() {
             if (client) {
-                return firstClientStrictRelevant(null);
+                return firstClientStrictRelevant();
             }
             Set<Integer> ended = new HashSet<>();
             Set<Integer> opened = new HashSet<>();
@@ -2120,7 +2088,7 @@ class RandomizedCodecDifferentialTest {
          * only for the ids below the highest used, which this does not try to tell apart), or a desynchronizing
          * mutation. -1 if none.
          */
-        int firstClientStrictRelevant(Set<Integer> reserved) {
+        private int firstClientStrictRelevant() {
             Set<Integer> ended = new HashSet<>();
             Set<Integer> promised = new HashSet<>();
             for (int i = 0; i < items.size(); i++) {
@@ -2129,11 +2097,8 @@ class RandomizedCodecDifferentialTest {
                     return i;
                 }
                 if (item.kind == Item.PUSH_FRAME) {
-                    // KNOWN DIVERGENCE "ignored promise" (see INCLUDE_KNOWN): a promise Netty ignored (no listener
-                    // call, no frame) does not count; frames on its id are then ones the checks are about.
-                    if (reserved == null || reserved.contains(item.stream)) {
-                        promised.add(item.stream);
-                    }
+                    // Also a promise Netty's client ignores (on a stream it reset): RFC 9113 5.1 reserves the id.
+                    promised.add(item.stream);
                 } else if ((item.kind == Item.HEADERS_FRAME || item.kind == Item.DATA_FRAME) && item.stream > 0
                         && (item.stream & 1) == 0) {
                     if (ended.contains(item.stream) || !promised.contains(item.stream)) {

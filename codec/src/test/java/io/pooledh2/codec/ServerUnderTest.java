@@ -399,7 +399,7 @@ final class ServerUnderTest {
     }
 
     /** The server's frames, parsed by Netty's own reader. */
-    private static List<String> frames(ByteBuf written) {
+    static List<String> frames(ByteBuf written) {
         List<String> frames = new ArrayList<>();
         DefaultHttp2FrameReader reader = new DefaultHttp2FrameReader(false);
         // The reader takes its header block buffers from the context's allocator.
