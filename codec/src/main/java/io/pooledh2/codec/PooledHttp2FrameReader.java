@@ -170,6 +170,12 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
 
     /** The HEADERS or PUSH_PROMISE frame whose header block is in progress. */
     private HeaderBlockFrame headerBlockFrame;
+    /**
+     * The stream of the last header block refused while it was decoded, and the stream it promised (PUSH_PROMISE)
+     * or 0; until {@link #takeRefusedHeaderBlock} (0: none).
+     */
+    private int refusedBlockStream;
+    private int refusedBlockPromise;
 
     /** Validates header names, like {@code new DefaultHttp2FrameReader()}. */
     public PooledHttp2FrameReader() {
@@ -863,6 +869,11 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
                 headers = null;
             }
         } catch (Throwable cause) {
+            // Told to StreamStateChecks if this is a stream error: the block's stream and promise still count.
+            HeaderBlockFrame refused = headerBlockFrame;
+            refusedBlockStream = refused.streamId;
+            refusedBlockPromise = refused instanceof PooledPushPromiseFrame
+                    ? ((PooledPushPromiseFrame) refused).promisedStreamId : 0;
             abandonHeaderBlock();
             throw cause;
         } finally {
@@ -1132,13 +1143,22 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     }
 
     /**
-     * Whether the frame read last, or being read, is a HEADERS or CONTINUATION frame on {@code streamId}: after a
-     * stream error on that stream thrown by {@link #readFrame}, a header block of the stream was refused, or else
-     * its listener threw ({@link StreamStateChecks} tells the two apart).
+     * After {@link #readFrame} threw a stream error on {@code streamId}: the stream that a header block of that
+     * stream, refused while it was decoded, used: for HEADERS the block's own, for PUSH_PROMISE the promised one
+     * (0 unless {@code promises}: a server's peer cannot promise). 0 if no such block was refused: the listener
+     * threw. Forgets the refused block, so that it is told once ({@code streamId} 0 only forgets it).
      */
-    boolean readingHeaderBlockOf(int streamId) {
-        return (frameType == HEADERS || frameType == CONTINUATION)
-                && this.streamId == streamId;
+    int takeRefusedHeaderBlock(int streamId, boolean promises) {
+        int blockStream = refusedBlockStream;
+        if (blockStream == 0) {
+            return 0;
+        }
+        refusedBlockStream = 0;
+        if (blockStream != streamId) {
+            return 0;
+        }
+        int promise = refusedBlockPromise;
+        return promise == 0 ? blockStream : promises ? promise : 0;
     }
 
     /**

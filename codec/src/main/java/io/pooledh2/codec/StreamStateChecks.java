@@ -110,8 +110,10 @@ final class StreamStateChecks extends Http2ConnectionAdapter implements Http2Fra
         decoder = listener;
         try {
             reader.readFrame(ctx, input, this);
-        } catch (Http2Exception.StreamException e) {
-            refused(e.streamId());
+        } catch (Http2Exception e) {
+            int streamId = e instanceof Http2Exception.StreamException ? ((Http2Exception.StreamException) e).streamId()
+                    : 0;
+            refused(frames.takeRefusedHeaderBlock(streamId, !connection.isServer()));
             throw e;
         } finally {
             decoder = outer;
@@ -119,19 +121,18 @@ final class StreamStateChecks extends Http2ConnectionAdapter implements Http2Fra
     }
 
     /**
-     * A stream error came out of the read: from the reader, or from a listener. A HEADERS block (with its
-     * CONTINUATIONs) that the reader could not decode or validate, before any listener call, still used its stream
-     * id (RFC 9113 5.1.1): Netty resets the stream and never creates it, so it is remembered as opened here, not
-     * taken later for an id the peer skipped; its later frames are then Netty's, as on any stream this end reset.
-     * The error is the reader's when it names the stream of the header block being read and that stream is above
-     * every id the checks have seen: a listener's error comes after {@link #checkHeaders} marked the stream, or
-     * names another stream. Should Netty then create the stream to answer it (431), {@link #onStreamActive} knows
-     * it by {@link #refusedHeaderBlock}.
+     * A stream error came out of the read, and {@code usedStreamId} is the stream a header block the reader could
+     * not decode or validate used (0 if the error was not that: a listener threw, or it was another frame's). Such
+     * a block still used its id (RFC 9113 5.1.1): a HEADERS block its own, a PUSH_PROMISE the promised one (5.1: a
+     * promise reserves its stream even when Netty drops it). Netty resets the stream and never creates it, so it
+     * is remembered as opened here, not taken later for an id the peer skipped; its later frames are then Netty's,
+     * as on any stream this end reset. Only ids above every one the checks have seen. Should Netty then create the
+     * stream to answer it (431), {@link #onStreamActive} knows it by {@link #refusedHeaderBlock}.
      */
-    private void refused(int streamId) {
-        if (isRemote(streamId) && (streamId >>> 1) > highestIndex && frames.readingHeaderBlockOf(streamId)) {
-            markOpened(streamId);
-            refusedHeaderBlock = streamId;
+    private void refused(int usedStreamId) {
+        if (usedStreamId != 0 && isRemote(usedStreamId) && (usedStreamId >>> 1) > highestIndex) {
+            markOpened(usedStreamId);
+            refusedHeaderBlock = usedStreamId;
         }
     }
 

@@ -39,25 +39,41 @@ class ClientStreamStateChecksTest {
      */
     @Test
     void aPromiseOnAStreamThisClientResetStillReservesItsId() {
-        List<String> netty = exchange(() -> new Http2ConnectionHandlerBuilder().server(false)
-                .initialSettings(new Http2Settings().pushEnabled(true)).frameListener(new Http2FrameAdapter())
-                .build());
+        Http2Settings settings = new Http2Settings().pushEnabled(true);
+        List<String> netty = exchange(false, () -> new Http2ConnectionHandlerBuilder().server(false)
+                .initialSettings(settings).frameListener(new Http2FrameAdapter()).build());
         // The client's own reset, Netty's answer to the ignored promise (the reset stream is gone), and to stream 2.
         assertEquals(List.of(rst(3, Http2Error.CANCEL), rst(3, Http2Error.STREAM_CLOSED),
                 rst(2, Http2Error.STREAM_CLOSED)), errors(netty), "Netty's answer: " + netty);
         assertTrue(netty.get(netty.size() - 1).startsWith("open"), netty.toString());
-        List<String> strict = exchange(() -> new PooledHttp2ConnectionHandlerBuilder().server(false)
-                .initialSettings(new Http2Settings().pushEnabled(true)).frameListener(new Http2FrameAdapter())
-                .build());
-        assertEquals(netty, strict);
+        assertEquals(netty, exchange(false, () -> new PooledHttp2ConnectionHandlerBuilder().server(false)
+                .initialSettings(settings).frameListener(new Http2FrameAdapter()).build()));
     }
 
     /**
-     * The client opens a stream and resets it, the server promises stream 2 on it (ignored), the client opens
-     * another stream, the server promises stream 4 on that one, then sends HEADERS on stream 2. What the client
-     * wrote after its preface, as frames, then whether the connection is open.
+     * The same when the reader refuses the PUSH_PROMISE's header block (here: its header list is over the
+     * client's limit) with a stream error: the promise still used its id. Found by RandomizedCodecDifferentialTest's
+     * client paths.
      */
-    private static List<String> exchange(Supplier<Http2ConnectionHandler> client) {
+    @Test
+    void aPromiseWhoseHeaderBlockWasRefusedStillReservesItsId() {
+        Http2Settings settings = new Http2Settings().pushEnabled(true).maxHeaderListSize(170);
+        List<String> netty = exchange(true, () -> new Http2ConnectionHandlerBuilder().server(false)
+                .initialSettings(settings).frameListener(new Http2FrameAdapter()).build());
+        assertTrue(errors(netty).contains(rst(3, Http2Error.PROTOCOL_ERROR)), "Netty refused the promise: " + netty);
+        assertEquals(rst(2, Http2Error.STREAM_CLOSED), errors(netty).get(errors(netty).size() - 1), netty.toString());
+        assertTrue(netty.get(netty.size() - 1).startsWith("open"), netty.toString());
+        assertEquals(netty, exchange(true, () -> new PooledHttp2ConnectionHandlerBuilder().server(false)
+                .initialSettings(settings).frameListener(new Http2FrameAdapter()).build()));
+    }
+
+    /**
+     * The client opens a stream, the server promises stream 2 on it (ignored: the client resets the stream first,
+     * unless {@code oversized}, where the promise's header list is over the client's limit instead), the client
+     * opens another stream, the server promises stream 4 on that one, then sends HEADERS on stream 2. What the
+     * client wrote after its preface, as frames, then whether the connection is open.
+     */
+    private static List<String> exchange(boolean oversized, Supplier<Http2ConnectionHandler> client) {
         Http2ConnectionHandler handler = client.get();
         EmbeddedChannel channel = new EmbeddedChannel(handler);
         ChannelHandlerContext ctx = channel.pipeline().context(handler);
@@ -66,11 +82,13 @@ class ClientStreamStateChecksTest {
             RawFrames.header(settings, 0, 0x4, 0, 0);
             RawFrames.header(settings, 0, 0x4, 0x1, 0);
             channel.writeInbound(settings);
-            int reset = open(handler, ctx);
-            handler.resetStream(ctx, reset, Http2Error.CANCEL.code(), ctx.newPromise());
-            ctx.flush();
-            channel.writeInbound(pushPromise(reset, 2));
-            channel.writeInbound(pushPromise(open(handler, ctx), 4));
+            int first = open(handler, ctx);
+            if (!oversized) {
+                handler.resetStream(ctx, first, Http2Error.CANCEL.code(), ctx.newPromise());
+                ctx.flush();
+            }
+            channel.writeInbound(pushPromise(first, 2, oversized ? "/pushed-with-a-long-path" : "/"));
+            channel.writeInbound(pushPromise(open(handler, ctx), 4, "/"));
             ByteBuf headers = Unpooled.buffer();
             RawFrames.frame(headers, 0x1, Http2Flags.END_HEADERS | Http2Flags.END_STREAM, 2,
                     RawFrames.headerBlock(":status", "200"));
@@ -102,9 +120,10 @@ class ClientStreamStateChecksTest {
         return id;
     }
 
-    private static ByteBuf pushPromise(int streamId, int promisedStreamId) throws Http2Exception {
-        byte[] block = RawFrames.headerBlock(":method", "GET", ":scheme", "https", ":authority", "example.com",
-                ":path", "/pushed");
+    /** A PUSH_PROMISE whose header list is 167 octets with the path "/" (RFC 9113 6.5.2's count). */
+    private static ByteBuf pushPromise(int streamId, int promisedStreamId, String path) throws Http2Exception {
+        byte[] block = RawFrames.headerBlock(":method", "GET", ":scheme", "https", ":authority", "e",
+                ":path", path);
         ByteBuf frame = Unpooled.buffer();
         RawFrames.header(frame, 4 + block.length, 0x5, Http2Flags.END_HEADERS, streamId);
         frame.writeInt(promisedStreamId);
