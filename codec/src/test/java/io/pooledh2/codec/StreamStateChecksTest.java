@@ -59,6 +59,14 @@ class StreamStateChecksTest {
         assertEquals(netty.exceptions, pooled.exceptions, "errors fired to the application");
     }
 
+    /** The strict server answers as Netty's, keeps the connection open and answers the request on stream 3. */
+    private static void assertSameAsNettyAndStream3Answered(Kind kind, Consumer<ByteBuf>[] steps) {
+        assertSameAsNetty(kind, STRICT, steps);
+        Outcome outcome = serve(kind, STRICT, steps);
+        assertTrue(outcome.open, outcome.toString());
+        assertTrue(outcome.written.contains("HEADERS 3 eos"), outcome.written.toString());
+    }
+
     @ParameterizedTest
     @EnumSource(names = {"POOLED_CODEC", "POOLED_LISTENER"})
     void headersOnAStreamClosedAfterEndStreamIsAConnectionErrorStreamClosed(Kind kind) {
@@ -144,10 +152,7 @@ class StreamStateChecksTest {
                 in -> RawFrames.frame(in, 0x0, 0, 1, RawFrames.bytes("in flight")),
                 in -> RawFrames.frame(in, 0x0, 0x1, 1, RawFrames.bytes("end")),
                 in -> headers(in, 3, "/respond", true));
-        assertSameAsNetty(kind, STRICT, steps);
-        Outcome outcome = serve(kind, STRICT, steps);
-        assertTrue(outcome.open, outcome.toString());
-        assertTrue(outcome.written.contains("HEADERS 3 eos"), outcome.written.toString());
+        assertSameAsNettyAndStream3Answered(kind, steps);
     }
 
     /**
@@ -163,10 +168,7 @@ class StreamStateChecksTest {
                         "X-Upper", "1"),
                 in -> headers(in, 3, "/respond", true),
                 in -> block(in, 0x4 | 0x1, 1, "x-trailer", "1"));
-        assertSameAsNetty(kind, STRICT, steps);
-        Outcome outcome = serve(kind, STRICT, steps);
-        assertTrue(outcome.open, outcome.toString());
-        assertTrue(outcome.written.contains("HEADERS 3 eos"), outcome.written.toString());
+        assertSameAsNettyAndStream3Answered(kind, steps);
     }
 
     /**
