@@ -18,6 +18,7 @@ import io.netty.handler.codec.http2.Http2FrameAdapter;
 import io.netty.handler.codec.http2.Http2Settings;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -99,9 +100,13 @@ class ClientStreamStateChecksTest {
                 written.writeBytes((ByteBuf) out);
                 ((ByteBuf) out).release();
             }
-            written.skipBytes(Http2CodecUtil.connectionPrefaceBuf().readableBytes());
-            List<String> frames = new java.util.ArrayList<>(ServerUnderTest.frames(written));
-            written.release();
+            List<String> frames;
+            try {
+                written.skipBytes(Http2CodecUtil.connectionPrefaceBuf().readableBytes());
+                frames = new ArrayList<>(ServerUnderTest.frames(written));
+            } finally {
+                written.release();
+            }
             frames.add(channel.isOpen() ? "open" : "closed");
             return frames;
         } catch (Http2Exception e) {
