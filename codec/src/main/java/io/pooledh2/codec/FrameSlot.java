@@ -9,38 +9,39 @@ import java.util.Arrays;
 
 /**
  * A {@link FrameSet}'s frames of one type: taken for a parse, put back when they return from their callback
- * released, and taken from the type's {@link FramePool} only when every frame the slot knows is out. A kept frame
+ * released, and taken from the type's {@link FramePool} only when the slot has no free frame. A kept frame
  * whose last release happens on the slot's thread comes back here ({@link #takeHome}) rather than going to the
  * pool: an echo or a proxy keeps every DATA frame of a read until the read's flush, so a read of several DATA
  * frames has several out at once, and the {@code Recycler} costs more than an allocation (a get and a recycle
  * per frame, where this is a few plain operations).
  *
  * <p>The slot's first frame has a field and a flag of its own: that is the path of a frame released in its
- * callback, which every frame of most consumers takes, and it costs a flag test. The others, for frames kept
- * while more of their type are parsed, sit in an array, with the free ones' bits set in a {@code long}; each knows
- * its position ({@link PooledFrame#slotIndex}). Taking and putting back frames stores no reference in steady
- * state, only the flag or the bits: a reference stored into a long-lived object costs a GC write barrier. A frame
- * whose position has meanwhile gone to another (all {@link #MAX_EXTRA_FRAMES} were out) is not the slot's any
- * more: it goes to the pool when it comes back, unless the first frame is out then, which it replaces.
+ * callback, which every frame of most consumers takes, and it costs a flag test and no reference store (a
+ * reference stored into a long-lived object costs a G1 write barrier). The other free frames wait on a stack.
+ *
+ * <p>The slot holds no frame that a consumer keeps: the reader {@link #letGo lets go} of such a frame, and a
+ * frame taken from the stack leaves it. A consumer that drops a frame without releasing it then leaves it, and
+ * the input its payload views, to the garbage collector, where Netty's leak detector reports the input as it
+ * would report it under Netty's own frame; a slot that kept it reachable would hide that leak for as long as its
+ * thread lives. The price is two reference stores per kept frame, one of them a null, which needs no barrier.
  */
 final class FrameSlot<T extends PooledFrame> {
 
-    /** The most frames a slot keeps beside its first: one bit each in {@link #extraFree}. */
-    static final int MAX_EXTRA_FRAMES = Long.SIZE;
+    /** The most free frames a slot keeps beside its first. */
+    static final int MAX_SPARE_FRAMES = 64;
 
     private final FramePool<T> pool;
     /** HEADERS and PUSH_PROMISE: a frame that comes back empties its headers. */
     private final boolean headerBlocks;
-    /** The slot's first frame; while {@link #free} is false, in a parse or kept by a consumer (then not ours). */
+    /**
+     * The slot's first frame: free, or in a parse and its callback while {@link #free} is false. Null until a frame
+     * comes back, and from the time the reader lets go of it to a consumer.
+     */
     private T frame;
     private boolean free;
-    /** The other frames: positions {@code [0, extraFilled)} hold one each; it grows up to MAX_EXTRA_FRAMES. */
-    private PooledFrame[] extra;
-    private int extraFilled;
-    /** Bit {@code i} set: {@code extra[i]} is free. */
-    private long extraFree;
-    /** Where a frame from the pool goes once every position is filled and every frame is out. */
-    private int nextEvicted;
+    /** The other free frames, a stack: positions {@code [0, spareCount)}; none out with a consumer. */
+    private PooledFrame[] spares;
+    private int spareCount;
     /** The thread of the slot's {@link FrameSet}, the only one that touches the slot. */
     private final Thread owner = Thread.currentThread();
 
@@ -49,7 +50,7 @@ final class FrameSlot<T extends PooledFrame> {
         headerBlocks = pool.frameType == Http2FrameTypes.HEADERS || pool.frameType == Http2FrameTypes.PUSH_PROMISE;
     }
 
-    /** A free frame of the slot's, or one from the pool if consumers kept them all. */
+    /** A free frame of the slot's, or one from the pool if it has none. */
     @SuppressWarnings("unchecked")
     T take() {
         if (FrameReuseStatistics.ENABLED) {
@@ -59,56 +60,42 @@ final class FrameSlot<T extends PooledFrame> {
             free = false;
             return frame;
         }
-        long extraFree = this.extraFree;
-        if (extraFree != 0) {
-            this.extraFree = extraFree & (extraFree - 1);
-            return (T) extra[Long.numberOfTrailingZeros(extraFree)];
+        int n = spareCount;
+        if (n != 0) {
+            PooledFrame[] spares = this.spares;
+            spareCount = --n;
+            PooledFrame spare = spares[n];
+            spares[n] = null;
+            return (T) spare;
         }
-        return adopt(pool.get());
-    }
-
-    /**
-     * Gives a frame from the pool a place: the first frame's if the slot has none yet, else a new position while
-     * there is room, else the position given out longest ago.
-     */
-    private T adopt(T taken) {
+        T taken = pool.get();
         taken.adoptedBy(this);
-        if (frame == null) {
-            frame = taken;
-            return taken;
-        }
-        PooledFrame[] extra = this.extra;
-        int i = extraFilled;
-        if (i < MAX_EXTRA_FRAMES) {
-            if (extra == null) {
-                this.extra = extra = new PooledFrame[4];
-            } else if (i == extra.length) {
-                this.extra = extra = Arrays.copyOf(extra, i * 2);
-            }
-            extraFilled = i + 1;
-        } else {
-            // Every frame is out: the one that had this position goes to the pool when it comes back.
-            i = nextEvicted;
-            nextEvicted = (i + 1) & (MAX_EXTRA_FRAMES - 1);
-        }
-        extra[i] = taken;
-        taken.slotIndex = i;
         return taken;
     }
 
     /**
+     * The reader leaves a frame to a consumer that keeps it past its callback: the slot forgets it until it comes
+     * back ({@link #takeHome}).
+     */
+    void letGo(PooledFrame kept) {
+        if (kept == frame) {
+            frame = null;
+        }
+    }
+
+    /**
      * A frame a consumer kept, released for the last time and reset: back into the slot if this is the slot's
-     * thread and the slot has a place for it.
+     * thread and the slot has room for it.
      *
      * @return {@code false} if the frame is not the slot's to take: the caller recycles it
      */
     boolean takeHome(PooledFrame returned) {
-        return owner == Thread.currentThread() && putBackIfPlaced(returned);
+        return owner == Thread.currentThread() && place(returned);
     }
 
-    /** A frame taken from this slot that came back: free for the next parse, or to the pool if it has no place. */
+    /** A frame taken from this slot that came back: free for the next parse, or to the pool if there is no room. */
     void putBack(PooledFrame returned) {
-        if (!putBackIfPlaced(returned)) {
+        if (!place(returned)) {
             returned.recycleUnused();
         }
     }
@@ -118,15 +105,15 @@ final class FrameSlot<T extends PooledFrame> {
         if (free && frame instanceof StreamFrame) {
             ((StreamFrame) frame).forgetLastParse();
         }
-        for (long bits = extraFree; bits != 0; bits &= bits - 1) {
-            PooledFrame spare = extra[Long.numberOfTrailingZeros(bits)];
-            if (spare instanceof StreamFrame) {
-                ((StreamFrame) spare).forgetLastParse();
+        for (int i = 0; i < spareCount; i++) {
+            if (spares[i] instanceof StreamFrame) {
+                ((StreamFrame) spares[i]).forgetLastParse();
             }
         }
     }
 
-    private boolean putBackIfPlaced(PooledFrame returned) {
+    @SuppressWarnings("unchecked")
+    private boolean place(PooledFrame returned) {
         if (headerBlocks) {
             ((HeaderBlockFrame) returned).emptyHeaders();
         }
@@ -134,19 +121,23 @@ final class FrameSlot<T extends PooledFrame> {
             free = true;
             return true;
         }
-        int i = returned.slotIndex;
-        if (i < extraFilled && extra[i] == returned) {
-            extraFree |= 1L << i;
-            return true;
-        }
-        if (!free) {
-            // The first frame is out, and may never come back (released on another thread): this one replaces it.
-            @SuppressWarnings("unchecked")
-            T typed = (T) returned;
-            frame = typed;
+        if (frame == null) {
+            frame = (T) returned;
             free = true;
             return true;
         }
-        return false;
+        int n = spareCount;
+        if (n == MAX_SPARE_FRAMES) {
+            return false;
+        }
+        PooledFrame[] spares = this.spares;
+        if (spares == null) {
+            this.spares = spares = new PooledFrame[4];
+        } else if (n == spares.length) {
+            this.spares = spares = Arrays.copyOf(spares, n * 2);
+        }
+        spares[n] = returned;
+        spareCount = n + 1;
+        return true;
     }
 }

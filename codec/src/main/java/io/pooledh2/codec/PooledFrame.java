@@ -60,8 +60,6 @@ abstract class PooledFrame implements PooledHttp2Frame {
      * the {@code Recycler} twice (its recycle now and a get for the slot's next parse). Null while in the pool.
      */
     private FrameSlot<?> home;
-    /** The frame's position in the {@link FrameSlot} it was last taken from; only that slot reads it. */
-    int slotIndex;
 
     @SuppressWarnings("unchecked")
     PooledFrame(Recycler.Handle<? extends PooledFrame> handle, boolean hasPayload) {

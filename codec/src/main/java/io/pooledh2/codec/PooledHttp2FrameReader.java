@@ -1139,6 +1139,8 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
             slot.putBack(frame);
         } else if (frame.leaveToConsumers(readerPart)) {
             slot.putBack(frame);
+        } else {
+            slot.letGo(frame);
         }
     }
 

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -48,36 +49,50 @@ class FrameSlotTest {
     }
 
     @Test
-    void aFrameWhosePlaceWasGivenToAnotherIsNotTakenBack() throws Exception {
+    void aFrameLetGoIsNotTheSlotsUntilItComesBack() throws Exception {
         EventLoopThread.run(() -> {
             FrameSlot<PooledDataFrame> slot = new FrameSlot<>(PooledDataFrame.POOL);
-            // The first frame, then one for each position beside it.
+            PooledDataFrame first = slot.take();
+            slot.putBack(first);
+            assertSame(first, slot.take(), "the first frame, back and taken again");
+            // A consumer keeps it: the slot forgets it, and the next parse gets another.
+            slot.letGo(first);
+            PooledDataFrame next = slot.take();
+            assertNotSame(first, next);
+            slot.putBack(next);
+            assertSame(next, slot.take(), "the next frame took the first frame's place");
+            slot.putBack(next);
+            // The kept one comes back: beside the first, taken once the first is out.
+            assertTrue(slot.takeHome(first));
+            assertSame(next, slot.take());
+            assertSame(first, slot.take());
+            slot.putBack(first);
+            slot.putBack(next);
+        });
+    }
+
+    @Test
+    void aFrameComingBackToAFullSlotGoesToThePool() throws Exception {
+        EventLoopThread.run(() -> {
+            FrameSlot<PooledDataFrame> slot = new FrameSlot<>(PooledDataFrame.POOL);
+            // The first frame and every spare out at once, then one more.
             List<PooledDataFrame> out = new ArrayList<>();
-            for (int i = 0; i <= FrameSlot.MAX_EXTRA_FRAMES; i++) {
+            for (int i = 0; i <= FrameSlot.MAX_SPARE_FRAMES + 1; i++) {
                 out.add(slot.take());
             }
-            assertEquals(FrameSlot.MAX_EXTRA_FRAMES + 1, identitySet(out).size());
-            // Every place is filled and every frame out: the next comes from the pool and takes the position given
-            // out longest ago, the second frame's.
-            PooledDataFrame extra = slot.take();
-            assertFalse(identitySet(out).contains(extra));
-            assertTrue(slot.takeHome(out.get(0)));
-            assertFalse(slot.takeHome(out.get(1)), "its position is the extra frame's now");
-            assertTrue(slot.takeHome(extra));
-            assertTrue(slot.takeHome(out.get(2)));
-            assertSame(out.get(0), slot.take(), "the first frame first");
-            assertSame(extra, slot.take());
-            assertSame(out.get(2), slot.take());
-            // With the first frame out, a frame that has no place takes the first frame's.
-            assertTrue(slot.takeHome(out.get(1)));
-            assertSame(out.get(1), slot.take());
-            assertTrue(slot.takeHome(out.get(1)));
-            assertFalse(slot.takeHome(out.get(0)), "the first frame's place is taken");
-            out.get(0).recycleUnused();
-            slot.putBack(extra);
-            for (int i = 2; i < out.size(); i++) {
-                slot.putBack(out.get(i));
+            assertEquals(FrameSlot.MAX_SPARE_FRAMES + 2, identitySet(out).size());
+            for (int i = 0; i <= FrameSlot.MAX_SPARE_FRAMES; i++) {
+                assertTrue(slot.takeHome(out.get(i)));
             }
+            PooledDataFrame last = out.get(FrameSlot.MAX_SPARE_FRAMES + 1);
+            assertFalse(slot.takeHome(last), "no room: the caller recycles it");
+            last.recycleUnused();
+            List<PooledDataFrame> again = new ArrayList<>();
+            for (int i = 0; i <= FrameSlot.MAX_SPARE_FRAMES; i++) {
+                again.add(slot.take());
+            }
+            assertEquals(identitySet(out.subList(0, FrameSlot.MAX_SPARE_FRAMES + 1)), identitySet(again));
+            again.forEach(slot::putBack);
         });
     }
 
