@@ -97,7 +97,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * detection, checked after each (path, seed); a leak is traced to its case and shrunk). The server's application
  * answers, resets streams, returns DATA credit and sends GOAWAY from a random of its own, the same for both servers.
  *
- * <p>Five server paths, each against Netty's counterpart:
+ * <p>Six server paths, each against Netty's counterpart:
  * <ul>
  *   <li>{@link Path#CODEC}: {@code Http2FrameCodecBuilder.forServer()} against
  *       {@code PooledHttp2FrameCodecBuilder.forServer().strictStreamStates(false)}, with a consumer that releases
@@ -115,7 +115,8 @@ import static org.junit.jupiter.api.Assertions.fail;
  *       server has too) may reach the pipeline.</li>
  *   <li>{@link Path#MULTIPLEX}: the frame codecs ({@code strictStreamStates(false)}) with Netty's
  *       {@code Http2MultiplexHandler}, a child channel per stream answering from it; some children paused, so that
- *       frames wait in Netty's queue ({@link MultiplexServer}).</li>
+ *       frames wait in Netty's queue ({@link MultiplexServer}); {@link Path#STRICT_MULTIPLEX}, the same with the
+ *       default (strict) pooled builder, compared as on {@link Path#STRICT}: the example server's default.</li>
  * </ul>
  * And three client paths, the same comparisons with the roles turned round: a client built by
  * {@code Http2FrameCodecBuilder.forClient()} or {@code Http2ConnectionHandlerBuilder().server(false)} against the
@@ -187,7 +188,7 @@ class RandomizedCodecDifferentialTest {
 
     /** Which server (or client) is compared with Netty's. */
     enum Path {
-        CODEC, CODEC_KEEP, HANDLER, STRICT, CLIENT_CODEC, CLIENT_HANDLER, CLIENT_STRICT, MULTIPLEX, CLIENT_MULTIPLEX;
+        CODEC, CODEC_KEEP, HANDLER, STRICT, CLIENT_CODEC, CLIENT_HANDLER, CLIENT_STRICT, MULTIPLEX, CLIENT_MULTIPLEX, STRICT_MULTIPLEX;
 
         /** The endpoint compared is a client, fed a server's bytes (see {@link Generator}). */
         boolean client() {
@@ -440,6 +441,7 @@ class RandomizedCodecDifferentialTest {
                 return Shape.HANDLER;
             case MULTIPLEX:
             case CLIENT_MULTIPLEX:
+            case STRICT_MULTIPLEX:
                 return Shape.MULTIPLEX;
             default:
                 return Shape.values()[path.ordinal()];
@@ -447,7 +449,8 @@ class RandomizedCodecDifferentialTest {
     }
 
     static Flavor pooledFlavor(Path path) {
-        return path == Path.STRICT || path == Path.CLIENT_STRICT ? Flavor.POOLED_STRICT : Flavor.POOLED;
+        return path == Path.STRICT || path == Path.CLIENT_STRICT || path == Path.STRICT_MULTIPLEX ? Flavor.POOLED_STRICT
+                : Flavor.POOLED;
     }
 
     static String report(Path path, long seed, int index, Script script, String difference) {
@@ -519,12 +522,21 @@ class RandomizedCodecDifferentialTest {
             }
         }
         for (String line : strict) {
-            if (line.contains(NON_HTTP2) && !stockTypes.contains(exceptionType(line))) {
+            if (line.contains(NON_HTTP2) && !stockTypes.contains(exceptionType(line)) && !failedOnClose(line)) {
                 return "strict server: an exception other than an HTTP/2 one, which Netty's server did not have: "
                         + line + "\nstrict transcript:\n  " + String.join("\n  ", strict);
             }
         }
         return null;
+    }
+
+    /**
+     * A write the application made after the strict checks closed the connection, failed by the closed channel: the
+     * close is the intended divergence, and the failure reaches the writer's future, not the pipeline. (A child
+     * channel of {@code Http2MultiplexHandler} that resumes reading after the close answers its requests then.)
+     */
+    private static boolean failedOnClose(String line) {
+        return line.startsWith("WRITE_FAILED ") && exceptionType(line).endsWith("ClosedChannelException");
     }
 
     private static String exceptionType(String line) {
