@@ -79,9 +79,10 @@ import static io.netty.handler.codec.http2.Http2FrameTypes.WINDOW_UPDATE;
  * that type, or one from a {@link io.netty.util.Recycler} if consumers kept them all. A kept frame released on
  * the reader's thread goes back to the thread's frames, one released on another thread to the
  * {@code Recycler}. Until it comes back the thread holds no reference to it: one its consumer drops unreleased is
- * garbage, and Netty's leak detector reports the input its payload held, as under Netty's frames. A frame released in its callback keeps the stream a frame codec gave it, and a header block's
- * name and value objects, out of reach, until its next parse (which then stores only what differs) or until a
- * reader on the thread is {@link #close() closed}.
+ * garbage, and Netty's leak detector reports the input its payload held, as under Netty's frames. A frame released
+ * in its callback keeps the stream a frame codec gave it, and a header block's name and value objects, out of
+ * reach, until its next parse (which then stores only what differs) or until a reader on the thread is
+ * {@link #close() closed}.
  * A frame and its payload share one reference count (DATA payloads, GOAWAY debug data and unknown payloads are
  * views of the input, with no copy); the input is retained only for a frame that outlives its callback. On the
  * {@link Http2FrameListener} path the listener is called straight from the parsed values, and frame objects carry

@@ -41,11 +41,12 @@ import static io.pooledh2.codec.RandomizedCodecDifferentialTest.renderFrame;
 import static io.pooledh2.codec.RandomizedCodecDifferentialTest.response;
 
 /**
- * The endpoint of {@link RandomizedCodecDifferentialTest.Path#MULTIPLEX} and
+ * The endpoint of {@link RandomizedCodecDifferentialTest.Path#MULTIPLEX},
+ * {@link RandomizedCodecDifferentialTest.Path#STRICT_MULTIPLEX} and
  * {@link RandomizedCodecDifferentialTest.Path#CLIENT_MULTIPLEX}: the frame codec with Netty's
  * {@link Http2MultiplexHandler}, the example server's default pipeline and the way most Netty applications use the
  * frame codec. Each stream's frames go to a child channel, whose handler writes down what it reads, its events and
- * exceptions, and answers as the other paths' applications do: a server's a response when the request ends; both a
+ * exceptions, and answers as the other paths' applications do: a server with a response when the request ends; both a
  * reset (a RST_STREAM frame or the child's close) on some HEADERS, a GOAWAY now and then on the parent. Netty's
  * child channels return DATA credit themselves, when a frame has been read. What the multiplex handler passes on
  * (connection frames, events, exceptions) is written down by a handler after it. A client opens its streams as
@@ -204,7 +205,7 @@ final class MultiplexServer extends RandomizedCodecDifferentialTest.Server {
         kept.clear();
     }
 
-    /** Writes the frame down, counts it, and keeps or releases it. */
+    /** Writes the frame down and counts it ({@link #done} keeps or releases it). */
     private void read(String prefix, Object msg) {
         lines.add(prefix + "READ " + renderFrame(msg));
         if (msg instanceof PooledHttp2Frame) {

@@ -188,7 +188,8 @@ class RandomizedCodecDifferentialTest {
 
     /** Which server (or client) is compared with Netty's. */
     enum Path {
-        CODEC, CODEC_KEEP, HANDLER, STRICT, CLIENT_CODEC, CLIENT_HANDLER, CLIENT_STRICT, MULTIPLEX, CLIENT_MULTIPLEX, STRICT_MULTIPLEX;
+        CODEC, CODEC_KEEP, HANDLER, STRICT, CLIENT_CODEC, CLIENT_HANDLER, CLIENT_STRICT, MULTIPLEX, CLIENT_MULTIPLEX,
+        STRICT_MULTIPLEX;
 
         /** The endpoint compared is a client, fed a server's bytes (see {@link Generator}). */
         boolean client() {
