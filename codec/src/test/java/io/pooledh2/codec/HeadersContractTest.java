@@ -78,7 +78,7 @@ class HeadersContractTest {
         return out;
     }
 
-    private static List<String> strings(Iterable<? extends CharSequence> values) {
+    static List<String> strings(Iterable<? extends CharSequence> values) {
         List<String> out = new ArrayList<>();
         for (CharSequence v : values) {
             out.add(String.valueOf(v));
@@ -450,18 +450,7 @@ class HeadersContractTest {
                     int choice = random.nextInt(16);
                     CharSequence name = randomName(random);
                     CharSequence value = randomValue(random);
-                    String stockResult = apply(stock, choice, name, value);
-                    String pooledResult = apply(pooled, choice, name, value);
-                    String where = "run " + run + " op " + op + " (" + choice + " " + name + "=" + value + ")";
-                    assertEquals(stockResult, pooledResult, where);
-                    assertEquals(typedEntries(stock), typedEntries(pooled), where);
-                    assertEquals(stock.size(), pooled.size(), where);
-                    assertEquals(strings(stock.names()), strings(pooled.names()), where);
-                    assertEquals(String.valueOf(stock.method()), String.valueOf(pooled.method()), where);
-                    assertEquals(String.valueOf(stock.status()), String.valueOf(pooled.status()), where);
-                    assertEquals(body(stock), body(pooled), where);
-                    assertEquals(stock.hashCode(), pooled.hashCode(), where);
-                    assertEquals(stock, pooled, where);
+                    applyAndCompare(stock, pooled, random, "run " + run + " op " + op);
                 }
             }
         } catch (AssertionError e) {
@@ -469,13 +458,88 @@ class HeadersContractTest {
         }
     }
 
+    /**
+     * One pooled container over many blocks, as a reader's frame keeps it, against a new {@code DefaultHttp2Headers}
+     * per block: each block starts with {@code reuse()}, {@code recycle()} or {@code clear()}, and its names are
+     * often the very instances an earlier block stored, often at another index, as HPACK's tables hand them out. A
+     * slot whose name instance is unchanged keeps the hash stored with it; after every operation each name must
+     * still be found where {@code DefaultHttp2Headers} finds it.
+     */
+    @Test
+    void randomBlocksInOneReusedContainerMatchDefaultHttp2Headers() {
+        long seed = System.nanoTime();
+        try {
+            for (int run = 0; run < 40; run++) {
+                Random random = new Random(seed + run);
+                boolean validate = random.nextInt(4) != 0;
+                PooledHttp2Headers pooled = new PooledHttp2Headers(validate, validate, 1 + random.nextInt(4));
+                for (int block = 0; block < 30; block++) {
+                    int reset = random.nextInt(3);
+                    if (reset == 0) {
+                        pooled.reuse();
+                    } else if (reset == 1) {
+                        pooled.recycle();
+                    } else {
+                        pooled.clear();
+                    }
+                    Http2Headers stock = Kind.STOCK.create(validate, validate);
+                    int ops = random.nextInt(12);
+                    for (int op = 0; op < ops; op++) {
+                        String where = "run " + run + " block " + block + " op " + op;
+                        applyAndCompare(stock, pooled, random, where);
+                        for (int i = 0; i < NAMES.length; i++) {
+                            for (CharSequence name : new CharSequence[] {NAMES[i], SHARED_NAMES[i]}) {
+                                assertEquals(String.valueOf(stock.get(name)), String.valueOf(pooled.get(name)),
+                                        where + " get " + name);
+                                assertEquals(strings(stock.getAll(name)), strings(pooled.getAll(name)),
+                                        where + " getAll " + name);
+                            }
+                        }
+                    }
+                }
+            }
+        } catch (AssertionError e) {
+            throw new AssertionError("seed " + seed + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A random operation on both, then the same result (or exception), entries, names and hash code. */
+    private static void applyAndCompare(Http2Headers stock, Http2Headers pooled, Random random, String at) {
+        int choice = random.nextInt(16);
+        CharSequence name = randomName(random);
+        CharSequence value = randomValue(random);
+        String stockResult = apply(stock, choice, name, value);
+        String pooledResult = apply(pooled, choice, name, value);
+        String where = at + " (" + choice + " " + name + "=" + value + ")";
+        assertEquals(stockResult, pooledResult, where);
+        assertEquals(typedEntries(stock), typedEntries(pooled), where);
+        assertEquals(stock.size(), pooled.size(), where);
+        assertEquals(strings(stock.names()), strings(pooled.names()), where);
+        assertEquals(String.valueOf(stock.method()), String.valueOf(pooled.method()), where);
+        assertEquals(String.valueOf(stock.status()), String.valueOf(pooled.status()), where);
+        assertEquals(body(stock), body(pooled), where);
+        assertEquals(stock.hashCode(), pooled.hashCode(), where);
+        assertEquals(stock, pooled, where);
+    }
+
     private static final String[] NAMES = {":method", ":path", ":status", ":authority", ":foo", "a", "b",
-        "content-type", "Upper", "te", "x-long-header-name"};
+        "content-type", "Upper", "upper", "te", "x-long-header-name"};
     private static final String[] VALUES = {"GET", "/", "200", "v", "", "text/plain", "TEXT/PLAIN", "x\ny", "7"};
 
+    /** One instance per name, used again and again, as an HPACK table's names are. */
+    private static final AsciiString[] SHARED_NAMES = new AsciiString[NAMES.length];
+
+    static {
+        for (int i = 0; i < NAMES.length; i++) {
+            SHARED_NAMES[i] = new AsciiString(NAMES[i]);
+        }
+    }
+
+    /** A {@code String}, a new {@code AsciiString} or the shared one. */
     private static CharSequence randomName(Random random) {
-        String name = NAMES[random.nextInt(NAMES.length)];
-        return random.nextBoolean() ? name : new AsciiString(name);
+        int i = random.nextInt(NAMES.length);
+        int kind = random.nextInt(3);
+        return kind == 0 ? NAMES[i] : kind == 1 ? new AsciiString(NAMES[i]) : SHARED_NAMES[i];
     }
 
     private static CharSequence randomValue(Random random) {

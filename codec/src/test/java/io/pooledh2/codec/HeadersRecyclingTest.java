@@ -283,6 +283,21 @@ class HeadersRecyclingTest {
         assertEquals(0, headers.size());
     }
 
+    /** The adapter's copy for a listener answers look-ups as the container it copies, and stays when that empties. */
+    @Test
+    void copyAnswersLookUpsAsTheOriginal() {
+        PooledHttp2Headers headers = new PooledHttp2Headers(true, false, 4);
+        headers.add(":path", "/").add("cookie", "a=b").add("x-first", "1").add("x-first", "2");
+        PooledHttp2Headers copy = headers.copy();
+        headers.reuse();
+        assertEquals("/", copy.path().toString());
+        assertEquals("a=b", copy.get("cookie").toString());
+        assertEquals(List.of("1", "2"), HeadersContractTest.strings(copy.getAll(AsciiString.of("x-first"))));
+        assertTrue(copy.contains("x-first", "2"));
+        assertNull(copy.get("x-other"));
+        assertNull(headers.get("cookie"));
+    }
+
     /** A container used once (a listener keeps it) makes its entries as it goes, as before. */
     @Test
     void containerUsedOnceMakesNewEntries() {
@@ -360,6 +375,11 @@ class HeadersRecyclingTest {
                 assertEquals(pairs(REQUEST), HeadersContractTest.entries(listener.headers.get(0)));
                 assertEquals(pairs(RESPONSE), HeadersContractTest.entries(listener.headers.get(1)));
                 assertNotSame(listener.headers.get(0), listener.headers.get(1));
+                // Look-ups on the copy find what the block had, and nothing the next block added.
+                assertEquals(List.of("1", "2"), HeadersContractTest.strings(listener.headers.get(0).getAll("x-first")));
+                assertEquals("a=b", listener.headers.get(0).get("cookie").toString());
+                assertNull(listener.headers.get(0).get("content-type"));
+                assertEquals("text/plain", listener.headers.get(1).get("content-type").toString());
                 // The copy is a container of its own: changing it changes nothing the reader uses.
                 listener.headers.get(0).add("x-mine", "1");
                 read(reader, frame(type, 5, RESPONSE), listener);
