@@ -376,7 +376,8 @@ class HeadersRecyclingTest {
                 assertEquals(pairs(RESPONSE), HeadersContractTest.entries(listener.headers.get(1)));
                 assertNotSame(listener.headers.get(0), listener.headers.get(1));
                 // Look-ups on the copy find what the block had, and nothing the next block added.
-                assertEquals(List.of("1", "2"), HeadersContractTest.strings(listener.headers.get(0).getAll("x-first")));
+                assertEquals(List.of("1", "2"),
+                        HeadersContractTest.strings(listener.headers.get(0).getAll("x-first")));
                 assertEquals("a=b", listener.headers.get(0).get("cookie").toString());
                 assertNull(listener.headers.get(0).get("content-type"));
                 assertEquals("text/plain", listener.headers.get(1).get("content-type").toString());
