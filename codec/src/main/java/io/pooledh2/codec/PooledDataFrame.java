@@ -9,8 +9,6 @@ import io.netty.handler.codec.http2.Http2DataFrame;
 import io.netty.handler.codec.http2.Http2FrameStream;
 import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.util.Recycler;
-import io.netty.util.internal.StringUtil;
-import java.util.Objects;
 
 /** DATA: the payload is a view of the input that lives exactly as long as the frame (see {@link PayloadView}). */
 final class PooledDataFrame extends StreamFrame implements Http2DataFrame {
@@ -150,29 +148,22 @@ final class PooledDataFrame extends StreamFrame implements Http2DataFrame {
             return false;
         }
         PooledDataFrame other = (PooledDataFrame) o;
-        return Objects.equals(stream(), other.stream()) && streamId() == other.streamId()
-                && content().equals(other.content()) && isEndStream() == other.isEndStream()
+        return sameStream(other) && content().equals(other.content()) && isEndStream() == other.isEndStream()
                 && padding() == other.padding();
     }
 
     @Override
     public int hashCode() {
-        Http2FrameStream stream = stream();
-        int hash = stream == null ? streamId() : stream.hashCode();
+        int hash = streamHash();
         hash = hash * 31 + content().hashCode();
         hash = hash * 31 + (isEndStream() ? 0 : 1);
         hash = hash * 31 + padding();
         return hash;
     }
 
-    /** Netty's format for this frame type; a released frame prints as such and never throws. */
     @Override
-    public String toString() {
-        if (refCnt() == 0) {
-            return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
-        }
-        return StringUtil.simpleClassName(this) + "(stream=" + (stream() != null ? stream() : streamId())
-                + ", content=" + content()
-                + ", endStream=" + isEndStream() + ", padding=" + padding() + ')';
+    String fields() {
+        return "(stream=" + streamOrId() + ", content=" + content() + ", endStream=" + isEndStream()
+                + ", padding=" + padding() + ')';
     }
 }

@@ -6,6 +6,7 @@ package io.pooledh2.codec;
 import io.netty.util.IllegalReferenceCountException;
 import io.netty.util.Recycler;
 import io.netty.util.internal.ObjectUtil;
+import io.netty.util.internal.StringUtil;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -240,6 +241,19 @@ abstract class PooledFrame implements PooledHttp2Frame {
         ensureAccessible();
         return 0;
     }
+
+    /**
+     * Netty's format for the frame type: its class name, then {@link #fields()}. A released frame prints as such and
+     * never throws, even in paranoid mode: a logger may print a frame at any time.
+     */
+    @Override
+    public final String toString() {
+        String name = StringUtil.simpleClassName(this);
+        return refCnt() == 0 ? name + "(released)" : name + fields();
+    }
+
+    /** What Netty's {@code toString} of the frame type prints after the class name. */
+    abstract String fields();
 
     @Override
     public PooledFrame touch() {

@@ -7,7 +7,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.handler.codec.http2.Http2GoAwayFrame;
 import io.netty.util.Recycler;
-import io.netty.util.internal.StringUtil;
 
 /** GOAWAY: the debug data is a view of the input, as DATA's payload, that lives exactly as long as the frame. */
 final class PooledGoAwayFrame extends PooledFrame implements Http2GoAwayFrame {
@@ -185,13 +184,9 @@ final class PooledGoAwayFrame extends PooledFrame implements Http2GoAwayFrame {
         return hash;
     }
 
-    /** Netty's format for this frame type; a released frame prints as such and never throws. */
     @Override
-    public String toString() {
-        if (refCnt() == 0) {
-            return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
-        }
-        return StringUtil.simpleClassName(this) + "(errorCode=" + errorCode() + ", content=" + content()
+    String fields() {
+        return "(errorCode=" + errorCode() + ", content=" + content()
                 + ", extraStreamIds=" + extraStreamIds() + ", lastStreamId=" + lastStreamId() + ')';
     }
 }

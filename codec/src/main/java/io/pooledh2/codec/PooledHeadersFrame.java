@@ -8,8 +8,6 @@ import io.netty.handler.codec.http2.Http2FrameStream;
 import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.util.Recycler;
-import io.netty.util.internal.StringUtil;
-import java.util.Objects;
 
 /** HEADERS, its CONTINUATION frames assembled. */
 final class PooledHeadersFrame extends HeaderBlockFrame implements PooledHttp2HeadersFrame {
@@ -119,29 +117,22 @@ final class PooledHeadersFrame extends HeaderBlockFrame implements PooledHttp2He
             return false;
         }
         PooledHeadersFrame other = (PooledHeadersFrame) o;
-        return Objects.equals(stream(), other.stream()) && streamId() == other.streamId()
-                && headers().equals(other.headers()) && isEndStream() == other.isEndStream()
+        return sameStream(other) && headers().equals(other.headers()) && isEndStream() == other.isEndStream()
                 && padding() == other.padding();
     }
 
     @Override
     public int hashCode() {
-        Http2FrameStream stream = stream();
-        int hash = stream == null ? streamId() : stream.hashCode();
+        int hash = streamHash();
         hash = hash * 31 + headers().hashCode();
         hash = hash * 31 + (isEndStream() ? 0 : 1);
         hash = hash * 31 + padding();
         return hash;
     }
 
-    /** Netty's format for this frame type; a released frame prints as such and never throws. */
     @Override
-    public String toString() {
-        if (refCnt() == 0) {
-            return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
-        }
-        return StringUtil.simpleClassName(this) + "(stream=" + (stream() != null ? stream() : streamId())
-                + ", headers=" + headers()
-                + ", endStream=" + isEndStream() + ", padding=" + padding() + ')';
+    String fields() {
+        return "(stream=" + streamOrId() + ", headers=" + headers() + ", endStream=" + isEndStream()
+                + ", padding=" + padding() + ')';
     }
 }

@@ -6,7 +6,6 @@ package io.pooledh2.codec;
 import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.handler.codec.http2.Http2PingFrame;
 import io.netty.util.Recycler;
-import io.netty.util.internal.StringUtil;
 
 /** PING and its ACK. */
 final class PooledPingFrame extends PooledFrame implements Http2PingFrame {
@@ -74,12 +73,8 @@ final class PooledPingFrame extends PooledFrame implements Http2PingFrame {
         return Long.hashCode(content()) * 31 + (ack() ? 1 : 0);
     }
 
-    /** Netty's format for this frame type; a released frame prints as such and never throws. */
     @Override
-    public String toString() {
-        if (refCnt() == 0) {
-            return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
-        }
-        return StringUtil.simpleClassName(this) + "(content=" + content() + ", ack=" + ack() + ')';
+    String fields() {
+        return "(content=" + content() + ", ack=" + ack() + ')';
     }
 }

@@ -7,8 +7,6 @@ import io.netty.handler.codec.http2.Http2FrameStream;
 import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.handler.codec.http2.Http2PriorityFrame;
 import io.netty.util.Recycler;
-import io.netty.util.internal.StringUtil;
-import java.util.Objects;
 
 /** PRIORITY (deprecated by RFC 9113, still parsed and validated). */
 final class PooledPriorityFrame extends StreamFrame implements Http2PriorityFrame {
@@ -85,29 +83,22 @@ final class PooledPriorityFrame extends StreamFrame implements Http2PriorityFram
             return false;
         }
         PooledPriorityFrame other = (PooledPriorityFrame) o;
-        return Objects.equals(stream(), other.stream()) && streamId() == other.streamId()
-                && streamDependency() == other.streamDependency() && weight() == other.weight()
+        return sameStream(other) && streamDependency() == other.streamDependency() && weight() == other.weight()
                 && exclusive() == other.exclusive();
     }
 
     @Override
     public int hashCode() {
-        Http2FrameStream stream = stream();
-        int hash = stream == null ? streamId() : stream.hashCode();
+        int hash = streamHash();
         hash = hash * 31 + streamDependency();
         hash = hash * 31 + weight();
         hash = hash * 31 + (exclusive() ? 1 : 0);
         return hash;
     }
 
-    /** Netty's format for this frame type; a released frame prints as such and never throws. */
     @Override
-    public String toString() {
-        if (refCnt() == 0) {
-            return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
-        }
-        return StringUtil.simpleClassName(this) + "(stream=" + (stream() != null ? stream() : streamId())
-                + ", streamDependency=" + streamDependency() + ", weight=" + weight() + ", exclusive=" + exclusive()
-                + ')';
+    String fields() {
+        return "(stream=" + streamOrId() + ", streamDependency=" + streamDependency() + ", weight=" + weight()
+                + ", exclusive=" + exclusive() + ')';
     }
 }

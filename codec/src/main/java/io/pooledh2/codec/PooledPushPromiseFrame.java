@@ -8,7 +8,6 @@ import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2PushPromiseFrame;
 import io.netty.util.Recycler;
-import io.netty.util.internal.StringUtil;
 
 /** PUSH_PROMISE, its CONTINUATION frames assembled. */
 final class PooledPushPromiseFrame extends HeaderBlockFrame implements Http2PushPromiseFrame {
@@ -85,15 +84,10 @@ final class PooledPushPromiseFrame extends HeaderBlockFrame implements Http2Push
         return this;
     }
 
-    /** Netty's format for this frame type; a released frame prints as such and never throws. */
     @Override
-    public String toString() {
-        if (refCnt() == 0) {
-            return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
-        }
-        return StringUtil.simpleClassName(this)
-                + "{pushStreamFrame=" + (pushStream() != null ? pushStream() : promisedStreamId())
-                + ", http2Headers=" + http2Headers() + ", streamFrame=" + (stream() != null ? stream() : streamId())
+    String fields() {
+        return "{pushStreamFrame=" + (pushStream() != null ? pushStream() : promisedStreamId())
+                + ", http2Headers=" + http2Headers() + ", streamFrame=" + streamOrId()
                 + ", padding=" + padding() + '}';
     }
 }

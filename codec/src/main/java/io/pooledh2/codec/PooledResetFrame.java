@@ -6,9 +6,6 @@ package io.pooledh2.codec;
 import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.handler.codec.http2.Http2ResetFrame;
 import io.netty.util.Recycler;
-import io.netty.util.internal.StringUtil;
-import java.util.Objects;
-import io.netty.handler.codec.http2.Http2FrameStream;
 
 /** RST_STREAM. */
 final class PooledResetFrame extends StreamFrame implements Http2ResetFrame {
@@ -60,25 +57,18 @@ final class PooledResetFrame extends StreamFrame implements Http2ResetFrame {
             return false;
         }
         PooledResetFrame other = (PooledResetFrame) o;
-        return Objects.equals(stream(), other.stream()) && streamId() == other.streamId()
-                && errorCode() == other.errorCode();
+        return sameStream(other) && errorCode() == other.errorCode();
     }
 
     @Override
     public int hashCode() {
-        Http2FrameStream stream = stream();
-        int hash = stream == null ? streamId() : stream.hashCode();
+        int hash = streamHash();
         hash = hash * 31 + Long.hashCode(errorCode());
         return hash;
     }
 
-    /** Netty's format for this frame type; a released frame prints as such and never throws. */
     @Override
-    public String toString() {
-        if (refCnt() == 0) {
-            return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
-        }
-        return StringUtil.simpleClassName(this) + "(stream=" + (stream() != null ? stream() : streamId())
-                + ", errorCode=" + errorCode() + ')';
+    String fields() {
+        return "(stream=" + streamOrId() + ", errorCode=" + errorCode() + ')';
     }
 }

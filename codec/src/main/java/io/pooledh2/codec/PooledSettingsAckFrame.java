@@ -6,7 +6,6 @@ package io.pooledh2.codec;
 import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.handler.codec.http2.Http2SettingsAckFrame;
 import io.netty.util.Recycler;
-import io.netty.util.internal.StringUtil;
 
 /** SETTINGS with the ACK flag: no fields, but counted and released like every other frame. */
 final class PooledSettingsAckFrame extends PooledFrame implements Http2SettingsAckFrame {
@@ -33,9 +32,9 @@ final class PooledSettingsAckFrame extends PooledFrame implements Http2SettingsA
         return "SETTINGS(ACK)";
     }
 
-    /** Netty's format. Compared by identity, as Netty's. */
+    /** Netty's format is the class name alone. Compared by identity, as Netty's. */
     @Override
-    public String toString() {
-        return StringUtil.simpleClassName(this);
+    String fields() {
+        return "";
     }
 }

@@ -9,7 +9,6 @@ import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2SettingsFrame;
 import io.netty.util.Recycler;
-import io.netty.util.internal.StringUtil;
 
 import static io.netty.handler.codec.http2.Http2CodecUtil.SETTINGS_INITIAL_WINDOW_SIZE;
 import static io.netty.handler.codec.http2.Http2CodecUtil.SETTINGS_MAX_HEADER_LIST_SIZE;
@@ -141,12 +140,8 @@ final class PooledSettingsFrame extends PooledFrame implements Http2SettingsFram
         return settings().hashCode();
     }
 
-    /** Netty's format for this frame type; a released frame prints as such and never throws. */
     @Override
-    public String toString() {
-        if (refCnt() == 0) {
-            return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
-        }
-        return StringUtil.simpleClassName(this) + "(settings=" + settings() + ')';
+    String fields() {
+        return "(settings=" + settings() + ')';
     }
 }

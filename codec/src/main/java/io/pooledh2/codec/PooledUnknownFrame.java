@@ -8,10 +8,7 @@ import io.netty.handler.codec.http2.DefaultHttp2UnknownFrame;
 import io.netty.handler.codec.http2.Http2Flags;
 import io.netty.handler.codec.http2.Http2FrameStream;
 import io.netty.handler.codec.http2.Http2UnknownFrame;
-import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.util.Recycler;
-import io.netty.util.internal.StringUtil;
-import java.util.Objects;
 
 /**
  * A frame of a type this reader does not know (an extension): type, flags and payload as received. The
@@ -130,29 +127,22 @@ final class PooledUnknownFrame extends StreamFrame implements Http2UnknownFrame 
             return false;
         }
         PooledUnknownFrame other = (PooledUnknownFrame) o;
-        return Objects.equals(stream(), other.stream()) && streamId() == other.streamId()
-                && frameType() == other.frameType() && flags().equals(other.flags())
+        return sameStream(other) && frameType() == other.frameType() && flags().equals(other.flags())
                 && content().equals(other.content());
     }
 
     @Override
     public int hashCode() {
-        Http2FrameStream stream = stream();
-        int hash = stream == null ? streamId() : stream.hashCode();
+        int hash = streamHash();
         hash = hash * 31 + frameType();
         hash = hash * 31 + flags().hashCode();
         hash = hash * 31 + content().hashCode();
         return hash;
     }
 
-    /** Netty's format for this frame type; a released frame prints as such and never throws. */
     @Override
-    public String toString() {
-        if (refCnt() == 0) {
-            return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
-        }
-        return StringUtil.simpleClassName(this) + "(frameType=" + frameType()
-                + ", stream=" + (stream() != null ? stream() : streamId())
-                + ", flags=" + flags() + ", content=" + content() + ')';
+    String fields() {
+        return "(frameType=" + frameType() + ", stream=" + streamOrId() + ", flags=" + flags() + ", content="
+                + content() + ')';
     }
 }

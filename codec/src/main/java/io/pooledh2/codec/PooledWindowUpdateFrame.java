@@ -6,7 +6,6 @@ package io.pooledh2.codec;
 import io.netty.handler.codec.http2.Http2FrameTypes;
 import io.netty.handler.codec.http2.Http2WindowUpdateFrame;
 import io.netty.util.Recycler;
-import io.netty.util.internal.StringUtil;
 import java.util.Objects;
 import io.netty.handler.codec.http2.Http2FrameStream;
 
@@ -71,13 +70,8 @@ final class PooledWindowUpdateFrame extends StreamFrame implements Http2WindowUp
         return stream == null ? 0 : stream.hashCode();
     }
 
-    /** Netty's format for this frame type; a released frame prints as such and never throws. */
     @Override
-    public String toString() {
-        if (refCnt() == 0) {
-            return StringUtil.simpleClassName(this) + "(released)"; // toString must not throw, even in paranoid mode
-        }
-        return StringUtil.simpleClassName(this) + "(stream=" + (stream() != null ? stream() : streamId())
-                + ", windowUpdateIncrement=" + windowSizeIncrement() + ')';
+    String fields() {
+        return "(stream=" + streamOrId() + ", windowUpdateIncrement=" + windowSizeIncrement() + ')';
     }
 }

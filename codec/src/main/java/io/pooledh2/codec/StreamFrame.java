@@ -7,6 +7,8 @@ import io.netty.handler.codec.http2.Http2FrameStream;
 import io.netty.handler.codec.http2.Http2StreamFrame;
 import io.netty.util.Recycler;
 
+import java.util.Objects;
+
 /** A pooled frame that belongs to a stream and can carry the {@link Http2FrameStream} a frame codec gives it. */
 abstract class StreamFrame extends PooledFrame implements Http2StreamFrame {
 
@@ -41,6 +43,23 @@ abstract class StreamFrame extends PooledFrame implements Http2StreamFrame {
         }
         hasStream = stream != null;
         return this;
+    }
+
+    /** For {@code equals}: the same stream, as Netty's {@code AbstractHttp2StreamFrame} compares it, and stream id. */
+    final boolean sameStream(StreamFrame other) {
+        return Objects.equals(stream(), other.stream()) && streamId() == other.streamId();
+    }
+
+    /** For {@code hashCode}: the stream's, or the stream id's where there is no stream. */
+    final int streamHash() {
+        Http2FrameStream stream = stream();
+        return stream == null ? streamId() : stream.hashCode();
+    }
+
+    /** For {@link #fields()}: what Netty's format prints as the stream; the stream id where there is none. */
+    final Object streamOrId() {
+        Http2FrameStream stream = stream();
+        return stream != null ? stream : (Object) streamId();
     }
 
     /** Subclasses call this from their {@code init}: a parse sets every field, the stream included. */

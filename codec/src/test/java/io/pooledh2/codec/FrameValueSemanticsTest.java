@@ -399,6 +399,11 @@ class FrameValueSemanticsTest {
             assertTrue(released.toString().endsWith("(released)"), released.toString());
             assertFalse(live.toString().contains("released"));
         }
+        // SETTINGS ACK compares by identity, as Netty's, so only its printing is checked here.
+        PooledHttp2Frame ack = parse(Frames.settingsAck(), true);
+        assertEquals("PooledSettingsAckFrame", ack.toString());
+        assertTrue(ack.release());
+        assertEquals("PooledSettingsAckFrame(released)", ack.toString());
     }
 
     /** Equal frames are interchangeable as keys, pooled or Netty's where Netty's compare across classes. */
