@@ -10,15 +10,19 @@ sampled one is printed.
 import re
 import sys
 
-INSN = re.compile(r'^\s+(?:(\d+\.\d+)%)?\s*[│↗↘╭╰ ]*\s*(0x[0-9a-f]+):\s+([a-z].*)')
+INSN = re.compile(r'(0x[0-9a-f]+):\s+([a-z].*)')
+PREFIX = re.compile(r'[\s\d.%│↗↘╭╰]*')
+PERCENT = re.compile(r'(\d+\.\d+)%')
 
 
 def main(path):
     insns = []
     for line in open(path, encoding='utf-8'):
-        m = INSN.match(line)
-        if m:
-            insns.append((int(m.group(2), 16), float(m.group(1) or 0), m.group(3).split(';')[0].strip()))
+        m = INSN.search(line)
+        if m and PREFIX.fullmatch(line, 0, m.start()):
+            percent = PERCENT.search(line, 0, m.start())
+            insns.append((int(m.group(1), 16), float(percent.group(1)) if percent else 0.0,
+                          m.group(2).split(';')[0].strip()))
     seen = set()
     sums = {'atomic': [0, 0.0], 'fence': [0, 0.0]}
     for i, (addr, pct, text) in enumerate(insns):
