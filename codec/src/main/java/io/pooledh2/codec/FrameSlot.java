@@ -90,7 +90,12 @@ final class FrameSlot<T extends PooledFrame> {
      * @return {@code false} if the frame is not the slot's to take: the caller recycles it
      */
     boolean takeHome(PooledFrame returned) {
-        return owner == Thread.currentThread() && place(returned);
+        return ownedByCurrentThread() && place(returned);
+    }
+
+    /** Whether the calling thread is the slot's, the thread that parses into the slot's frames. */
+    boolean ownedByCurrentThread() {
+        return owner == Thread.currentThread();
     }
 
     /** A frame taken from this slot that came back: free for the next parse, or to the pool if there is no room. */

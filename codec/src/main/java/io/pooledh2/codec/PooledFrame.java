@@ -20,8 +20,8 @@ import java.lang.invoke.VarHandle;
  * reuse (Go's {@code frameCache}). A frame parsed for reuse is handed out held, with a count of 1. If every
  * reference is released during the callback, the count ends at 0 with the bit still set: the reader sees that
  * with a plain volatile read once the callback returns, and parses the next frame of the type into the same
- * object. Nothing on that path is atomic but the consumer's own release, which is the one operation a release
- * on another thread needs. If a reference is still out when the callback returns, the reader retains the input
+ * object. Nothing on that path is atomic: a release on the reader's thread during the callback is a plain store,
+ * and only a release on another thread pays a CAS, which is what lets it race the reader. If a reference is still out when the callback returns, the reader retains the input
  * the payload views, then clears the bit and drops its own reference in one atomic step; whichever release
  * then brings the whole word to 0 resets the frame and gives it back to its slot, on the slot's thread, or
  * else to its {@link Recycler}. Because the bit and the count are one word, the reader's step and a racing
@@ -176,11 +176,21 @@ abstract class PooledFrame implements PooledHttp2Frame {
     }
 
     private boolean release0(int decrement) {
-        // The one atomic operation on the reuse path: the release may happen on any thread. Even the last
-        // reference on the reader's own thread needs it: a retain racing it on another thread must either win
-        // or throw, never be lost (RetainRacingLastReleaseTest fails with a plain store here).
-        for (;;) {
-            int raw = refCnt;
+        int raw = refCnt;
+        if (raw == (ONE | HELD) && decrement == 1 && home.ownedByCurrentThread()) {
+            // The common case, a frame released in its callback: no atomic operation. The count can only be
+            // ONE | HELD between handOut and the reader's step after the callback, both on the slot's thread, so
+            // a release on that thread is inside the callback and the reader cannot race it. The caller holds
+            // the only reference, so no other thread may touch the count: a retain() on another thread that
+            // races this store is a use of a reference it does not hold, and may be lost (a CAS here cost
+            // about 8 ns per frame on JDK 25; src/bench/README.md, "On JDK 25"). Paranoid mode never holds a
+            // frame, so it keeps the CAS below and its checks. HELD implies a home: only a slot hands it out.
+            REF_CNT.setRelease(this, HELD);
+            return true;
+        }
+        // Any other release may race another thread: the reader's step after the callback (leaveToConsumers),
+        // or a release of another reference.
+        for (;; raw = refCnt) {
             int count = raw >>> 1;
             if (count < decrement) {
                 throw new IllegalReferenceCountException(count, -decrement);

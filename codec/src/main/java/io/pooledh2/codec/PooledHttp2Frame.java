@@ -20,6 +20,11 @@ import io.netty.util.ReferenceCounted;
  *       released frame must never be touched again. With {@code -Dio.pooledh2.paranoid=true} (or
  *       {@link PooledHttp2FrameReader#paranoid(boolean)}) frames are never reused and every access after
  *       release throws {@link io.netty.util.IllegalReferenceCountException}.</li>
+ *   <li>{@code retain()} and {@code release()} may be called on any thread, by a holder of a reference. A
+ *       {@code retain()} through a reference already released is a use after release: it throws when the count
+ *       is already 0, but one that races a last release made on the reader's thread may instead be lost,
+ *       leaving the retainer with a frame that is reused under it, as a stale reference to a recycled Netty
+ *       buffer would. In paranoid mode such a retain either wins or throws.</li>
  *   <li>A frame that is never released is simply garbage collected; only the buffer it holds (DATA, GOAWAY,
  *       unknown frames) must be released, exactly as with Netty's own frames.</li>
  * </ul>

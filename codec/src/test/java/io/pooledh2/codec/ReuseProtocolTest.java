@@ -342,6 +342,56 @@ class ReuseProtocolTest {
         });
     }
 
+    /**
+     * The last release during the callback gives the frame back to the reader for its next parse, whichever way it
+     * comes: a plain {@code release()} on the reader's thread (no atomic operation), {@code release(2)} of a
+     * retained frame, or a release on another thread (a CAS, which the reader's step after the callback could race).
+     */
+    @Test
+    void lastReleaseInTheCallbackReturnsTheFrameOnAnyThread() throws Exception {
+        EventLoopThread.run(() -> {
+            PooledHttp2FrameReader reader = new PooledHttp2FrameReader();
+            ByteBuf in = input(FrameKind.DATA, 1);
+            List<PooledHttp2Frame> seen = new ArrayList<>();
+            reader.readFrame(ctx, in, (c, frame) -> {
+                seen.add(frame);
+                assertTrue(frame.release());
+                assertEquals(0, frame.refCnt());
+                assertThrows(IllegalReferenceCountException.class, frame::release);
+            });
+            in.readerIndex(0);
+            reader.readFrame(ctx, in, (c, frame) -> {
+                seen.add(frame);
+                assertFalse(frame.retain().release());
+                assertTrue(frame.retain().release(2));
+                assertEquals(0, frame.refCnt());
+            });
+            in.readerIndex(0);
+            reader.readFrame(ctx, in, (c, frame) -> {
+                seen.add(frame);
+                boolean[] last = new boolean[1];
+                Thread other = new Thread(() -> last[0] = frame.release());
+                other.start();
+                try {
+                    other.join();
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                assertTrue(last[0]);
+                assertEquals(0, frame.refCnt());
+            });
+            in.readerIndex(0);
+            reader.readFrame(ctx, in, (c, frame) -> {
+                seen.add(frame);
+                assertEquals(1, frame.refCnt());
+                frame.release();
+            });
+            assertEquals(1, distinct(seen), "each parse reused the frame the callback before gave back");
+            assertEquals(1, in.refCnt(), "no frame kept the input");
+            in.release();
+        });
+    }
+
     /** A GOAWAY copy owns the buffer it was given and releases it with itself. */
     @Test
     void goAwayReplaceOwnsItsBuffer() throws Exception {
