@@ -72,12 +72,10 @@ public class RetainRacingForeignLastReleaseTest {
                 while (!releaserDone) {
                     Thread.onSpinWait();
                 }
-                String left = (releaseError != null ? releaseError + " " : "") + "left=" + first[0].refCnt();
-                WireFrames.read(reader, FRAME_2, (ctx, frame) -> {
-                    r.r2 = frame == first[0] ? "REUSED" : "new";
-                    String next = " next=" + Observed.windowUpdate(frame) + " count=" + frame.refCnt();
-                    r.r3 = left + next + " released=" + (frame.release() && frame.refCnt() == 0);
-                });
+                Observed.nextParse(reader, first[0], FRAME_2, r);
+                if (releaseError != null) {
+                    r.r3 = releaseError + " " + r.r3;
+                }
             } catch (Throwable t) {
                 r.r2 = Observed.error(t);
             }

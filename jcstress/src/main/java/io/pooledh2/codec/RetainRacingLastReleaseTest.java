@@ -80,12 +80,7 @@ public class RetainRacingLastReleaseTest {
                 while (!retainerDone) {
                     Thread.onSpinWait();
                 }
-                String left = "left=" + first[0].refCnt();
-                WireFrames.read(reader, FRAME_2, (ctx, frame) -> {
-                    r.r2 = frame == first[0] ? "REUSED" : "new";
-                    String next = " next=" + Observed.windowUpdate(frame) + " count=" + frame.refCnt();
-                    r.r3 = left + next + " released=" + (frame.release() && frame.refCnt() == 0);
-                });
+                Observed.nextParse(reader, first[0], FRAME_2, r);
             } catch (Throwable t) {
                 r.r2 = Observed.error(t);
             }
