@@ -21,10 +21,10 @@ import java.lang.invoke.VarHandle;
  * reference is released during the callback, the count ends at 0 with the bit still set: the reader sees that
  * with a plain volatile read once the callback returns, and parses the next frame of the type into the same
  * object. Nothing on that path is atomic: a release on the reader's thread during the callback is a plain store,
- * and only a release on another thread pays a CAS, which is what lets it race the reader. If a reference is still out when the callback returns, the reader retains the input
- * the payload views, then clears the bit and drops its own reference in one atomic step; whichever release
- * then brings the whole word to 0 resets the frame and gives it back to its slot, on the slot's thread, or
- * else to its {@link Recycler}. Because the bit and the count are one word, the reader's step and a racing
+ * and only a release on another thread pays a CAS, which is what lets it race the reader. If a reference is
+ * still out when the callback returns, the reader retains the input the payload views, then clears the bit and
+ * drops its own reference in one atomic step; whichever release then brings the whole word to 0 resets the
+ * frame and gives it back to its slot, on the slot's thread, or else to its {@link Recycler}. Because the bit and the count are one word, the reader's step and a racing
  * last release cannot both, or neither, see 0.
  *
  * <p>A frame made without reuse (reuse off, paranoid mode, copies) is never held: its payload retains the
