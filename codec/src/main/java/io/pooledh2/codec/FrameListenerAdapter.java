@@ -36,13 +36,14 @@ final class FrameListenerAdapter {
      * The listener call for {@code frame}. Static, with the reader's settings as arguments: an adapter object
      * would be one more object per connection.
      *
+     * @param type the frame's type, as the reader parsed it (what {@code frame.frameType()} would say)
      * @param listenerKeepsNothing the listener keeps nothing past the call: no copies
      * @param headersForwardedWithFrame HEADERS go uncopied: the listener (a frame codec) forwards the frame,
      *        which owns them
      */
-    static void onFrame(ChannelHandlerContext ctx, PooledHttp2Frame frame, Http2FrameListener listener,
+    static void onFrame(ChannelHandlerContext ctx, byte type, PooledHttp2Frame frame, Http2FrameListener listener,
                         boolean listenerKeepsNothing, boolean headersForwardedWithFrame) throws Http2Exception {
-        switch (frame.frameType()) {
+        switch (type) {
             case Http2FrameTypes.DATA: {
                 PooledDataFrame data = (PooledDataFrame) frame;
                 listener.onDataRead(ctx, data.streamId, data.payload, data.padding, data.endStream);

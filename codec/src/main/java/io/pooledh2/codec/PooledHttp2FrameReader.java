@@ -793,7 +793,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         Http2FrameListener direct = direct();
         if (direct == null) {
             frame.init(streamId, in, start, payloadLength, dataIndex, dataLength, padding, endStream, slot == null);
-            deliver(ctx, frame, slot);
+            deliver(ctx, frame, slot, DATA);
             return;
         }
         // A listener that keeps nothing gets the frame's payload; the frame only carries the count it shares, and
@@ -895,11 +895,12 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         if (frame.headers != headers) {
             frame.headers = headers;
         }
+        byte type = frame instanceof PooledHeadersFrame ? HEADERS : PUSH_PROMISE;
         FrameSlot<?> slot = null;
         if (frame.pooled() && frames != null) {
-            slot = frame instanceof PooledHeadersFrame ? frames.headers : frames.pushPromise;
+            slot = type == HEADERS ? frames.headers : frames.pushPromise;
         }
-        deliver(ctx, frame, slot);
+        deliver(ctx, frame, slot, type);
     }
 
     /** The split block ended or was abandoned: its buffer goes back to the allocator. */
@@ -937,7 +938,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         FrameSlot<PooledPriorityFrame> slot = frames != null ? frames.priority : null;
         PooledPriorityFrame frame = slot != null ? slot.take() : PooledPriorityFrame.POOL.newUnpooled();
         frame.init(streamId, streamDependency, weight, exclusive);
-        deliver(ctx, frame, slot);
+        deliver(ctx, frame, slot, PRIORITY);
     }
 
     private void readRstStreamFrame(ChannelHandlerContext ctx, ByteBuf in, FrameSet frames) throws Http2Exception {
@@ -950,7 +951,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         FrameSlot<PooledResetFrame> slot = frames != null ? frames.reset : null;
         PooledResetFrame frame = slot != null ? slot.take() : PooledResetFrame.POOL.newUnpooled();
         frame.init(streamId, errorCode);
-        deliver(ctx, frame, slot);
+        deliver(ctx, frame, slot, RST_STREAM);
     }
 
     private void readSettingsFrame(ChannelHandlerContext ctx, ByteBuf in, FrameSet frames) throws Http2Exception {
@@ -961,7 +962,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
                 return;
             }
             FrameSlot<PooledSettingsAckFrame> slot = frames != null ? frames.settingsAck : null;
-            deliver(ctx, slot != null ? slot.take() : PooledSettingsAckFrame.POOL.newUnpooled(), slot);
+            deliver(ctx, slot != null ? slot.take() : PooledSettingsAckFrame.POOL.newUnpooled(), slot, SETTINGS);
             return;
         }
         if (direct != null && !listenerKeepsNothing) {
@@ -981,7 +982,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
             }
             throw e;
         }
-        deliver(ctx, frame, slot);
+        deliver(ctx, frame, slot, SETTINGS);
     }
 
     /** Each value goes through {@link Http2Settings#put}, which validates it as the stock reader relies on. */
@@ -1009,7 +1010,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         FrameSlot<PooledPingFrame> slot = frames != null ? frames.ping : null;
         PooledPingFrame frame = slot != null ? slot.take() : PooledPingFrame.POOL.newUnpooled();
         frame.init(data, ack);
-        deliver(ctx, frame, slot);
+        deliver(ctx, frame, slot, PING);
     }
 
     private void readGoAwayFrame(ChannelHandlerContext ctx, ByteBuf in, int payloadEnd, FrameSet frames)
@@ -1028,7 +1029,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         frame.init(lastStreamId, errorCode);
         Http2FrameListener direct = direct();
         if (direct == null) {
-            deliver(ctx, frame, slot);
+            deliver(ctx, frame, slot, GO_AWAY);
             return;
         }
         handOutToReader(frame, slot);
@@ -1057,7 +1058,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         FrameSlot<PooledWindowUpdateFrame> slot = frames != null ? frames.windowUpdate : null;
         PooledWindowUpdateFrame frame = slot != null ? slot.take() : PooledWindowUpdateFrame.POOL.newUnpooled();
         frame.init(streamId, windowSizeIncrement);
-        deliver(ctx, frame, slot);
+        deliver(ctx, frame, slot, WINDOW_UPDATE);
     }
 
     private void readUnknownFrame(ChannelHandlerContext ctx, ByteBuf in, FrameSet frames) throws Http2Exception {
@@ -1070,7 +1071,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         PooledUnknownFrame frame = slot != null ? slot.take() : PooledUnknownFrame.POOL.newUnpooled();
         targetPayload(frame, in, in.readerIndex() + payloadLength, payloadLength, slot);
         frame.init(frameType, streamId, flags);
-        deliver(ctx, frame, slot);
+        deliver(ctx, frame, slot, frameType);
     }
 
     /**
@@ -1095,9 +1096,13 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
 
     /**
      * Hands the frame to its consumer for one callback. {@code slot} is where a reused frame goes back if it
-     * returns; {@code null} for a frame made for this parse alone.
+     * returns; {@code null} for a frame made for this parse alone. {@code type} is the frame's type, which each
+     * parse knows: the listener adapter switches on it rather than asking the frame, an interface call at a site
+     * that sees every frame class (an itable stub in the example server's profile).
      */
-    private void deliver(ChannelHandlerContext ctx, PooledFrame frame, FrameSlot<?> slot) throws Http2Exception {
+    private void deliver(ChannelHandlerContext ctx, PooledFrame frame, FrameSlot<?> slot, byte type)
+            throws Http2Exception {
+        assert type == frame.frameType() : "type " + type + " for " + frame.getClass().getSimpleName();
         frame.handOut(slot != null ? PooledFrame.ONE | PooledFrame.HELD : PooledFrame.ONE, paranoid);
         if (forwardsFrames && inFlight != frame) {
             inFlight = frame;
@@ -1109,7 +1114,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
             if (consumer != null) {
                 consumer.onFrame(ctx, frame);
             } else {
-                FrameListenerAdapter.onFrame(ctx, frame, listener, listenerKeepsNothing, forwardsFrames);
+                FrameListenerAdapter.onFrame(ctx, type, frame, listener, listenerKeepsNothing, forwardsFrames);
             }
         } finally {
             delivering = false;

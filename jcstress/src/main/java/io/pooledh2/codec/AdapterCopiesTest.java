@@ -88,7 +88,7 @@ public class AdapterCopiesTest {
                 } else {
                     headersFrame1 = frame;
                 }
-                FrameListenerAdapter.onFrame(ctx, frame, listener, false, false);
+                FrameListenerAdapter.onFrame(ctx, frame.frameType(), frame, listener, false, false);
                 frame.release();  // the reader's own reference, dropped after the listener call
             });
             WireFrames.read(reader, FRAMES_2, (ctx, frame) -> {
@@ -97,7 +97,7 @@ public class AdapterCopiesTest {
                 } else {
                     headersFrame2 = frame;
                 }
-                FrameListenerAdapter.onFrame(ctx, frame, listener, false, false);
+                FrameListenerAdapter.onFrame(ctx, frame.frameType(), frame, listener, false, false);
                 frame.release();  // the reader's own reference, dropped after the listener call
             });
             boolean reused = settingsFrame2 == settingsFrame1 && headersFrame2 == headersFrame1;
