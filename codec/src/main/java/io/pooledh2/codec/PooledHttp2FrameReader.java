@@ -1102,7 +1102,6 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
      */
     private void deliver(ChannelHandlerContext ctx, PooledFrame frame, FrameSlot<?> slot, byte type)
             throws Http2Exception {
-        assert type == frame.frameType() : "type " + type + " for " + frame.getClass().getSimpleName();
         frame.handOut(slot != null ? PooledFrame.ONE | PooledFrame.HELD : PooledFrame.ONE, paranoid);
         if (forwardsFrames && inFlight != frame) {
             inFlight = frame;
