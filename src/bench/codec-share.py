@@ -74,11 +74,12 @@ def summary(path):
         print("  pooled/stock " + " ".join(f"{c} {a / b:.3f}" if b else f"{c} -" for c, a, b in zip(columns, p, s)))
         reading = sum(s[1 + PARTS.index(k)] for k in ("reader", "hpack", "input"))
         codec = reading + s[1 + PARTS.index("decoder")]
-        print(f"  Netty's server: reader, HPACK and input {reading:.3f} us, {reading / s[0]:.1%} of its request; "
+        # "stock" and "pooled" name the arms: with h2load-profile.sh's CONTROL both may run the same codec.
+        print(f"  stock: reader, HPACK and input {reading:.3f} us, {reading / s[0]:.1%} of its request; "
               f"with the decoder's listener {codec:.3f} us, {codec / s[0]:.1%}")
         pooled_reading = sum(p[1 + PARTS.index(k)] for k in ("reader", "hpack", "input"))
-        print(f"  pooled server: reader, HPACK and input {pooled_reading:.3f} us, {pooled_reading / p[0]:.1%} of its "
-              f"request; the difference from Netty's is {(pooled_reading - reading) / s[0]:+.1%} of Netty's request")
+        print(f"  pooled: reader, HPACK and input {pooled_reading:.3f} us, {pooled_reading / p[0]:.1%} of its "
+              f"request; pooled less stock {(pooled_reading - reading) / s[0]:+.1%} of stock's request")
 
 
 if __name__ == "__main__":

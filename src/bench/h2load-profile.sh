@@ -76,18 +76,7 @@ lines=$work/lines.txt
 for round in $(seq 1 "$rounds"); do
   if [ $((round % 2)) = 1 ]; then order="pooled stock"; else order="stock pooled"; fi
   for codec in $order; do
-    flags=()
-    case "${CONTROL:-}:$codec" in
-      stock:*|:stock) flags+=(--stock) ;;
-      pooled:*|:pooled) ;;
-      *) echo "$bench_name: CONTROL must be stock or pooled, not ${CONTROL}" >&2; exit 1 ;;
-    esac
-    server_jar=
-    if [ -n "${STOCK_ARM_JAR:-}" ]; then
-      [ -n "${CONTROL:-}" ] || { echo "$bench_name: STOCK_ARM_JAR needs CONTROL" >&2; exit 1; }
-      [ "$codec" = stock ] && server_jar=$STOCK_ARM_JAR
-    fi
-    [ -n "${PIPELINE:-}" ] && flags+=(--pipeline "$PIPELINE")
+    arm_flags "$codec"
     start_server "$server_jvm_args" "${flags[@]}"
     scenario_request "$scenario"
     for _ in $(seq 1 "$warmups"); do run_h2load "$warmup_seconds" "$url" "${extra[@]}" > /dev/null; done
@@ -111,11 +100,7 @@ mkdir -p "$results"
   echo "h2load-profile.sh, $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$root" rev-parse --short HEAD), $(nproc) CPUs"
   echo "$scenario, h2load $h2load_args, $rounds rounds, each: a fresh server per codec, $warmups x ${warmup_seconds}s" \
     "warm-up, then async-profiler ($event, 1 ms) over $windows runs of ${seconds}s${PIPELINE:+; PIPELINE=$PIPELINE}"
-  if [ -n "${STOCK_ARM_JAR:-}" ]; then
-    echo "CONTROL=$CONTROL, STOCK_ARM_JAR=$STOCK_ARM_JAR: both arms ran the $CONTROL codec, the arm called stock from that jar (an A/B of two builds)"
-  elif [ -n "${CONTROL:-}" ]; then
-    echo "CONTROL=$CONTROL: both arms ran the $CONTROL codec (an A/A run)"
-  fi
+  arm_note
   cat "$lines"
   python3 "$root/src/bench/codec-share.py" --summary "$lines"
 } | tee "$results/h2load-profile${PIPELINE:+-$PIPELINE}${CONTROL:+-control-$CONTROL}-$scenario.txt"

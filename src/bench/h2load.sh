@@ -69,18 +69,7 @@ for scenario in ${SCENARIOS:-hello echo}; do
   for round in $(seq 1 "$rounds"); do
     if [ $((round % 2)) = 1 ]; then order=(pooled stock); else order=(stock pooled); fi
     for codec in "${order[@]}"; do
-      flags=()
-      case "${CONTROL:-}:$codec" in
-        stock:*|:stock) flags+=(--stock) ;;
-        pooled:*|:pooled) ;;
-        *) echo "h2load: CONTROL must be stock or pooled, not ${CONTROL}" >&2; exit 1 ;;
-      esac
-      server_jar=
-      if [ -n "${STOCK_ARM_JAR:-}" ]; then
-        [ -n "${CONTROL:-}" ] || { echo "h2load: STOCK_ARM_JAR needs CONTROL" >&2; exit 1; }
-        [ "$codec" = stock ] && server_jar=$STOCK_ARM_JAR
-      fi
-      [ -n "${PIPELINE:-}" ] && flags+=(--pipeline "$PIPELINE")
+      arm_flags "$codec"
       # shellcheck disable=SC2206
       [ -n "${SERVER_ARGS:-}" ] && flags+=(${SERVER_ARGS})
       start_server "$server_jvm_args" "${flags[@]}"
@@ -145,11 +134,7 @@ results_file=h2load${PIPELINE:+-pipeline-$PIPELINE}.txt
   echo "h2load.sh, $(date -u +%Y-%m-%dT%H:%MZ), commit $(git -C "$root" rev-parse --short HEAD), $(nproc) CPUs"
   echo "h2load $h2load_args, $rounds rounds, each: both servers fresh, $warmups x ${warmup_seconds}s warm-up each on" \
     "fresh connections, then $pairs pairs of ${seconds}s windows"
-  if [ -n "${STOCK_ARM_JAR:-}" ]; then
-    echo "CONTROL=$CONTROL, STOCK_ARM_JAR=$STOCK_ARM_JAR: both arms ran the $CONTROL codec, the arm called stock from that jar (an A/B of two builds)"
-  elif [ -n "${CONTROL:-}" ]; then
-    echo "CONTROL=$CONTROL: both arms ran the $CONTROL codec (an A/A run)"
-  fi
+  arm_note
   [ -n "${PIPELINE:-}" ] && echo "PIPELINE=$PIPELINE: both servers ran --pipeline $PIPELINE"
   printf '%s\n' "${summary[@]}"
   # The rounds too, so that h2load-combine.py can pool this run with others.

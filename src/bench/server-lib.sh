@@ -97,3 +97,32 @@ run_h2load() {
   fi
   echo "$out" | sed -n 's/^finished in [^,]*, \([0-9.]*\) req\/s.*/\1/p'
 }
+
+# arm_flags CODEC: for the arm named CODEC (pooled or stock) of a run of two arms, sets flags (the server's codec
+# option; PIPELINE's) and server_jar. CONTROL=stock or pooled runs that codec in both arms (an A/A run), and
+# STOCK_ARM_JAR, with CONTROL, is another build's server jar for the arm called stock (an A/B of two builds).
+arm_flags() {
+  flags=()
+  case "${CONTROL:-}:$1" in
+    stock:*|:stock) flags+=(--stock) ;;
+    pooled:*|:pooled) ;;
+    *) echo "$bench_name: CONTROL must be stock or pooled, not ${CONTROL}" >&2; exit 1 ;;
+  esac
+  server_jar=
+  if [ -n "${STOCK_ARM_JAR:-}" ]; then
+    [ -n "${CONTROL:-}" ] || { echo "$bench_name: STOCK_ARM_JAR needs CONTROL" >&2; exit 1; }
+    [ "$1" = stock ] && server_jar=$STOCK_ARM_JAR
+  fi
+  [ -n "${PIPELINE:-}" ] && flags+=(--pipeline "$PIPELINE")
+  return 0
+}
+
+# arm_note: the line a results file gets for CONTROL and STOCK_ARM_JAR, if set.
+arm_note() {
+  if [ -n "${STOCK_ARM_JAR:-}" ]; then
+    echo "CONTROL=$CONTROL, STOCK_ARM_JAR=$STOCK_ARM_JAR: both arms ran the $CONTROL codec, the arm called stock from that jar (an A/B of two builds)"
+  elif [ -n "${CONTROL:-}" ]; then
+    echo "CONTROL=$CONTROL: both arms ran the $CONTROL codec (an A/A run)"
+  fi
+  return 0
+}
