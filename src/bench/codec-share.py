@@ -4,6 +4,7 @@
 
     python3 src/bench/codec-share.py --line CODEC ROUND REQUESTS PROFILE   one server: prints its line
     python3 src/bench/codec-share.py --summary LINES                       the lines of a run: medians, shares
+    python3 src/bench/codec-share.py --methods PART LINES DIR              where one part's time goes, by method
 
 PROFILE is async-profiler's collapsed output (one stack a line, its sample count last), sampled every millisecond
 of CPU, so a sample is a millisecond. Each stack goes to the first part whose test it passes:
@@ -17,6 +18,9 @@ of CPU, so a sample is a millisecond. Each stack goes to the first part whose te
   input    ByteToMessageDecoder.channelRead around it (Netty's cumulation of partial frames)
   rest     everything else: socket reads and writes, the flush, the event loop, the kernel, GC
 A line is: CODEC ROUND REQUESTS, then microseconds per request for total reader hpack input decoder after rest.
+--methods reads the profiles h2load-profile.sh kept in DIR (PROFILES=DIR), DIR/profile-ROUND-CODEC.txt, and prints
+the methods the samples of PART were in (the stack's last frame; an itable or vtable stub with its caller), each codec's
+median over the rounds in microseconds per request, the largest differences first.
 """
 import statistics
 import sys
@@ -82,10 +86,39 @@ def summary(path):
               f"request; pooled less stock {(pooled_reading - reading) / s[0]:+.1%} of stock's request")
 
 
+def methods(part_name, lines_path, directory, top=25):
+    if part_name not in PARTS:
+        sys.exit(f"codec-share: no part {part_name}; the parts are {', '.join(PARTS)}")
+    per_codec = {}
+    for text in open(lines_path):
+        codec, round_, requests = text.split()[:3]
+        samples = {}
+        for stack_line in open(f"{directory}/profile-{round_}-{codec}.txt"):
+            stack, _, count = stack_line.rstrip("\n").rpartition(" ")
+            frames = stack.split(";")
+            if stack and part(frames) == part_name:
+                leaf = frames[-1]
+                if leaf in ("itable stub", "vtable stub") and len(frames) > 1:
+                    leaf += " from " + frames[-2]  # the call site: the stub alone names no method
+                samples[leaf] = samples.get(leaf, 0) + int(count)
+        per_codec.setdefault(codec, []).append({k: v * 1000.0 / int(requests) for k, v in samples.items()})
+    codecs = sorted(per_codec)
+    names = set().union(*(r for rounds in per_codec.values() for r in rounds))
+    medians = {name: [statistics.median(r.get(name, 0.0) for r in per_codec[c]) for c in codecs] for name in names}
+    rows = sorted(medians.items(), key=lambda kv: -(max(kv[1]) - min(kv[1]) if len(codecs) > 1 else kv[1][0]))
+    print(f"{part_name}: microseconds of CPU per request by method, medians over the rounds")
+    print("  " + " ".join(f"{c:>8}" for c in codecs) + "  method")
+    for name, values in rows[:top]:
+        print("  " + " ".join(f"{v:8.3f}" for v in values) + "  " + name)
+    print("  " + " ".join(f"{sum(v[i] for _, v in rows):8.3f}" for i in range(len(codecs))) + "  (all its methods)")
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 6 and sys.argv[1] == "--line":
         print(line(sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]))
     elif len(sys.argv) == 3 and sys.argv[1] == "--summary":
         summary(sys.argv[2])
+    elif len(sys.argv) == 5 and sys.argv[1] == "--methods":
+        methods(sys.argv[2], sys.argv[3], sys.argv[4])
     else:
         sys.exit(__doc__)

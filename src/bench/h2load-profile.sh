@@ -28,8 +28,10 @@
 # --pipeline), PROFILE_EVENT (cpu; itimer where perf events are not allowed), SKIP_BUILD=1 to reuse the server jar,
 # SERVER_CPUS and H2LOAD_CPUS as in h2load.sh; CONTROL and STOCK_ARM_JAR as in h2load.sh (CONTROL=pooled
 # STOCK_ARM_JAR=<another build's server jar>: both arms the pooled codec, the arm called stock from that jar, an A/B of
-# two builds part by part). Writes src/bench/results/h2load-profile[-PIPELINE]-SCENARIO.txt
-# (h2load-profile[-PIPELINE]-control-CONTROL-SCENARIO.txt with CONTROL).
+# two builds part by part); PROFILES=<directory> keeps each server's collapsed profile there, with the run's lines,
+# for codec-share.py --methods (which methods a part's time is in). Writes
+# src/bench/results/h2load-profile[-PIPELINE]-SCENARIO.txt (h2load-profile[-PIPELINE]-control-CONTROL-SCENARIO.txt
+# with CONTROL).
 # Run nothing else meanwhile: the profile is of the whole server JVM.
 set -euo pipefail
 
@@ -89,9 +91,11 @@ for round in $(seq 1 "$rounds"); do
     done
     profiler "stop,collapsed,file=$profile"
     stop_server
+    if [ -n "${PROFILES:-}" ]; then mkdir -p "$PROFILES" && cp "$profile" "$PROFILES/"; fi
     line=$(python3 "$root/src/bench/codec-share.py" --line "$codec" "$round" "$done_requests" "$profile")
     echo "$bench_name: $line"
     echo "$line" >> "$lines"
+    if [ -n "${PROFILES:-}" ]; then cp "$lines" "$PROFILES/lines.txt"; fi
   done
 done
 
