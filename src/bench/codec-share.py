@@ -48,12 +48,18 @@ def part(frames):
     return "input"
 
 
-def line(codec, round_, requests, path):
-    samples = dict.fromkeys(PARTS, 0)
+def stacks(path):
+    """A collapsed profile's stacks: each its frames from the root and its sample count."""
     for text in open(path):
         stack, _, count = text.rstrip("\n").rpartition(" ")
         if stack:
-            samples[part(stack.split(";"))] += int(count)
+            yield stack.split(";"), int(count)
+
+
+def line(codec, round_, requests, path):
+    samples = dict.fromkeys(PARTS, 0)
+    for frames, count in stacks(path):
+        samples[part(frames)] += count
     if requests <= 0 or sum(samples.values()) == 0:
         sys.exit(f"codec-share: no requests or no samples in {path}")
     per_request = {k: v * 1000.0 / requests for k, v in samples.items()}
@@ -93,19 +99,17 @@ def methods(part_name, lines_path, directory, top=25):
     for text in open(lines_path):
         codec, round_, requests = text.split()[:3]
         samples = {}
-        for stack_line in open(f"{directory}/profile-{round_}-{codec}.txt"):
-            stack, _, count = stack_line.rstrip("\n").rpartition(" ")
-            frames = stack.split(";")
-            if stack and part(frames) == part_name:
+        for frames, count in stacks(f"{directory}/profile-{round_}-{codec}.txt"):
+            if part(frames) == part_name:
                 leaf = frames[-1]
                 if leaf in ("itable stub", "vtable stub") and len(frames) > 1:
                     leaf += " from " + frames[-2]  # the call site: the stub alone names no method
-                samples[leaf] = samples.get(leaf, 0) + int(count)
+                samples[leaf] = samples.get(leaf, 0) + count
         per_codec.setdefault(codec, []).append({k: v * 1000.0 / int(requests) for k, v in samples.items()})
     codecs = sorted(per_codec)
     names = set().union(*(r for rounds in per_codec.values() for r in rounds))
     medians = {name: [statistics.median(r.get(name, 0.0) for r in per_codec[c]) for c in codecs] for name in names}
-    rows = sorted(medians.items(), key=lambda kv: -(max(kv[1]) - min(kv[1]) if len(codecs) > 1 else kv[1][0]))
+    rows = sorted(medians.items(), key=lambda kv: (-(max(kv[1]) - min(kv[1]) if len(codecs) > 1 else -kv[1][0]), kv[0]))
     print(f"{part_name}: microseconds of CPU per request by method, medians over the rounds")
     print("  " + " ".join(f"{c:>8}" for c in codecs) + "  method")
     for name, values in rows[:top]:
