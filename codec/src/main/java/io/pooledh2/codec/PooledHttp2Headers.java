@@ -1271,7 +1271,10 @@ final class PooledHttp2Headers implements Http2Headers {
         }
     }
 
-    /** An entry as the iterator found it; {@code setValue} writes through, validated like the headers' own. */
+    /**
+     * An entry as the iterator found it; {@code setValue} writes through, validated like the headers' own where
+     * Netty's entries validate ({@link NettyApi#ENTRY_SET_VALUE_VALIDATES}).
+     */
     private final class Entry implements Map.Entry<CharSequence, CharSequence> {
         private final int index;
         private CharSequence name;
@@ -1311,11 +1314,13 @@ final class PooledHttp2Headers implements Http2Headers {
         @Override
         public CharSequence setValue(CharSequence value) {
             ObjectUtil.checkNotNull(value, "value");
-            try {
-                validateValue(name, value);
-            } catch (IllegalArgumentException e) {
-                // DefaultHeaders' entry wraps the already wrapped exception once more.
-                throw new IllegalArgumentException("Validation failed for header '" + name + "'", e);
+            if (NettyApi.ENTRY_SET_VALUE_VALIDATES) {
+                try {
+                    validateValue(name, value);
+                } catch (IllegalArgumentException e) {
+                    // DefaultHeaders' entry wraps the already wrapped exception once more.
+                    throw new IllegalArgumentException("Validation failed for header '" + name + "'", e);
+                }
             }
             CharSequence old = this.value;
             this.value = value;

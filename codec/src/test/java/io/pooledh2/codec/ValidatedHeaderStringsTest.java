@@ -86,7 +86,7 @@ class ValidatedHeaderStringsTest {
             assertEquals(stock.getMessage(), pooled.getMessage());
 
             Throwable stockValue = assertThrows(IllegalArgumentException.class,
-                    () -> new DefaultHttp2Headers().add(accept, controlCharacter));
+                    () -> new DefaultHttp2Headers(true, true, 16).add(accept, controlCharacter));
             Throwable pooledValue = assertThrows(IllegalArgumentException.class,
                     () -> headers.add(accept, controlCharacter));
             assertEquals(stockValue.getMessage(), pooledValue.getMessage());
@@ -148,7 +148,7 @@ class ValidatedHeaderStringsTest {
     /** Blocks whose strings HPACK indexed: the second one on finds every string, and lookups go on. */
     @Test
     void decoderLooksUpWhileItPays() throws Exception {
-        PooledHttp2HeadersDecoder decoder = new PooledHttp2HeadersDecoder();
+        PooledHttp2HeadersDecoder decoder = new PooledHttp2HeadersDecoder(true, true);
         DefaultHttp2HeadersEncoder encoder = new DefaultHttp2HeadersEncoder();
         // One header: its name and its value go to two tables, so they cannot evict each other.
         Http2Headers sent = new DefaultHttp2Headers().add("x-trace-flags", "sampled");
@@ -167,7 +167,7 @@ class ValidatedHeaderStringsTest {
     @Test
     void decoderStopsLookingWhenItDoesNotPay() throws Exception {
         int cycle = PooledHttp2HeadersDecoder.PROBE_EVERY + 1;
-        PooledHttp2HeadersDecoder decoder = new PooledHttp2HeadersDecoder();
+        PooledHttp2HeadersDecoder decoder = new PooledHttp2HeadersDecoder(true, true);
         byte[] literals = RawFrames.literalBlock("x-a", "1", "x-b", "2");
         List<Integer> looked = new ArrayList<>();
         for (int block = 0; block < 3 * cycle + 2; block++) {
@@ -204,7 +204,7 @@ class ValidatedHeaderStringsTest {
             DefaultHttp2HeadersEncoder encoder = new DefaultHttp2HeadersEncoder();
             Http2Headers sent = new DefaultHttp2Headers().method("GET").scheme("https").path("/items/42")
                     .authority("example.com").add("accept", "application/json").add("user-agent", "curl/8.0");
-            PooledHttp2HeadersDecoder decoder = new PooledHttp2HeadersDecoder();
+            PooledHttp2HeadersDecoder decoder = new PooledHttp2HeadersDecoder(true, true);
             List<AsciiString> names = new ArrayList<>();
             List<AsciiString> values = new ArrayList<>();
             sent.forEach(header -> {
