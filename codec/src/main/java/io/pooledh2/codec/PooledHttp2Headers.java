@@ -328,7 +328,8 @@ final class PooledHttp2Headers implements Http2Headers {
 
     /** As {@link #validateName}, for a value. */
     private void validateValue(CharSequence name, CharSequence value) {
-        if (validate && validateValues) {
+        // Values are validated with or without names, as in DefaultHttp2Headers.
+        if (validateValues) {
             if (!lookUpValidated || !foundValidatedValue(value)) {
                 try {
                     VALUE_VALIDATOR.validate(value);
