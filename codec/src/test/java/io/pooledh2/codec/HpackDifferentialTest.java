@@ -42,10 +42,11 @@ class HpackDifferentialTest {
         HpackDifferential differential = new HpackDifferential();
         long seed = ThreadLocalRandom.current().nextLong();
         long deadline = System.nanoTime() + TIME_BUDGET_NANOS;
-        while (differential.sequences < 300 || System.nanoTime() < deadline && differential.sequences < 20_000) {
+        // At least 500 sequences however slow the machine, more while the time budget lasts.
+        while (differential.sequences < 500 || System.nanoTime() < deadline && differential.sequences < 20_000) {
             differential.run(seed++);
         }
-        assertTrue(differential.blocks > 3000, "blocks: " + differential.blocks);
+        assertTrue(differential.blocks > 2000, "blocks: " + differential.blocks);
         for (String kind : MUST_REACH) {
             assertTrue(differential.outcomes.getOrDefault(kind, 0L) > 0, "not reached: " + kind + " in "
                     + differential.outcomes.keySet());
