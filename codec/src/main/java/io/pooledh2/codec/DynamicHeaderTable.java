@@ -6,9 +6,10 @@ package io.pooledh2.codec;
 import io.netty.util.AsciiString;
 
 /**
- * HPACK's dynamic table (RFC 7541, section 2.3.2) as a ring of entries kept in parallel arrays, names, values and a
- * byte of validity each ({@link PooledHttp2Headers#NAME_VALID}, {@link PooledHttp2Headers#VALUE_VALID}): no
- * object per entry. Sizes are HPACK's (name length + value length + 32), the eviction order and the behaviour at
+ * HPACK's dynamic table (RFC 7541, section 2.3.2) as a ring of entries kept in parallel arrays, names, values, their
+ * hashes ({@link SeenHeaderStrings#hash}, so that an entry leaving the table is not hashed again) and a byte of
+ * validity each ({@link PooledHttp2Headers#NAME_VALID}, {@link PooledHttp2Headers#VALUE_VALID}): no object per
+ * entry. Sizes are HPACK's (name length + value length + 32), the eviction order and the behaviour at
  * capacity Netty's {@code HpackDynamicTable}'s. An entry that leaves the table, evicted or dropped by a smaller
  * capacity, goes to the connection's {@link SeenHeaderStrings}, from which a literal of the same content is
  * handed out again.
@@ -24,6 +25,8 @@ final class DynamicHeaderTable {
     private final SeenHeaderStrings seen;
     private AsciiString[] names;
     private AsciiString[] values;
+    /** The name's hash at {@code 2 * slot}, the value's at {@code 2 * slot + 1}. */
+    private int[] hashes;
     private byte[] valid;
     /** The slot the next entry goes to; the newest entry is at {@code head - 1}. */
     private int head;
@@ -63,6 +66,11 @@ final class DynamicHeaderTable {
         return values[slot(index)];
     }
 
+    /** The hash of entry {@code index}'s name. */
+    int nameHash(int index) {
+        return hashes[slot(index) << 1];
+    }
+
     /** Which validators entry {@code index}'s name and value passed. */
     int valid(int index) {
         return valid[slot(index)];
@@ -81,7 +89,7 @@ final class DynamicHeaderTable {
      * Adds an entry, evicting the oldest until it fits; one larger than the capacity empties the table and is not
      * added (RFC 7541, section 4.4).
      */
-    void add(AsciiString name, AsciiString value, int validity) {
+    void add(AsciiString name, int nameHash, AsciiString value, int valueHash, int validity) {
         long entrySize = (long) name.length() + value.length() + ENTRY_OVERHEAD;
         if (entrySize > capacity) {
             clear();
@@ -96,6 +104,8 @@ final class DynamicHeaderTable {
         int slot = head;
         names[slot] = name;
         values[slot] = value;
+        hashes[slot << 1] = nameHash;
+        hashes[(slot << 1) + 1] = valueHash;
         valid[slot] = (byte) validity;
         head = slot + 1 & names.length - 1;
         length++;
@@ -112,6 +122,7 @@ final class DynamicHeaderTable {
             if (length == 0) {
                 names = null;
                 values = null;
+                hashes = null;
                 valid = null;
                 head = 0;
             } else {
@@ -136,8 +147,8 @@ final class DynamicHeaderTable {
         valid[slot] = 0;
         length--;
         size -= (long) name.length() + value.length() + ENTRY_OVERHEAD;
-        seen.add(name, name.hashCode(), v & PooledHttp2Headers.NAME_VALID);
-        seen.add(value, value.hashCode(), v & PooledHttp2Headers.VALUE_VALID);
+        seen.sighted(name, hashes[slot << 1], v & PooledHttp2Headers.NAME_VALID);
+        seen.sighted(value, hashes[(slot << 1) + 1], v & PooledHttp2Headers.VALUE_VALID);
     }
 
     private void grow() {
@@ -154,16 +165,20 @@ final class DynamicHeaderTable {
     private void resize(int slots) {
         AsciiString[] newNames = new AsciiString[slots];
         AsciiString[] newValues = new AsciiString[slots];
+        int[] newHashes = new int[slots << 1];
         byte[] newValid = new byte[slots];
         // Oldest first, from slot 0.
         for (int i = 0; i < length; i++) {
             int from = slot(length - i);
             newNames[i] = names[from];
             newValues[i] = values[from];
+            newHashes[i << 1] = hashes[from << 1];
+            newHashes[(i << 1) + 1] = hashes[(from << 1) + 1];
             newValid[i] = valid[from];
         }
         names = newNames;
         values = newValues;
+        hashes = newHashes;
         valid = newValid;
         head = length & slots - 1;
     }

@@ -32,16 +32,27 @@ import static io.netty.handler.codec.http2.Http2Headers.PseudoHeaderName.hasPseu
  *   <li>the block is read from an array: the buffer's own, or a copy in the thread's scratch array;</li>
  *   <li>a literal is looked up, by content, in the connection's {@link SeenHeaderStrings}, and a string found
  *       there is handed out again; a new one costs one exact-size {@code byte[]} and its {@code AsciiString},
- *       Huffman decoded first into the thread's scratch array. Never-indexed literals are neither looked up nor
- *       remembered;</li>
- *   <li>the dynamic table keeps its entries in arrays ({@link DynamicHeaderTable}), and the strings it drops go to
- *       the {@link SeenHeaderStrings};</li>
+ *       Huffman decoded first into the thread's scratch array. The seen strings keep a string of a literal without
+ *       indexing, or one the table drops, the second time they are told of it. Never-indexed literals are neither
+ *       looked up nor remembered;</li>
+ *   <li>a connection whose literals are not found (a peer that sends new strings) stops looking: when fewer than
+ *       one in 16 of the literals looked up over a window (at least {@value #WINDOW_BLOCKS} blocks and
+ *       {@value #WINDOW_LOOKUPS} lookups) were found, it neither looks up nor remembers the literals of the next
+ *       {@value #SKIPPED_BLOCKS} blocks, then tries again; such a peer then costs what it costs Netty's decoder,
+ *       less its garbage;</li>
+ *   <li>the dynamic table keeps its entries in arrays ({@link DynamicHeaderTable});</li>
  *   <li>no object per block (Netty's sink is fields here), and a string known to have passed a validator (a
  *       static entry's, or one the table or the seen strings remember as validated) is not validated again.</li>
  * </ul>
  * Not thread-safe, one block at a time, like the connection it belongs to.
  */
 final class HpackBlockDecoder {
+
+    /** The least a window of lookups spans, in blocks and in lookups, before its hits are counted. */
+    static final int WINDOW_BLOCKS = 4;
+    static final int WINDOW_LOOKUPS = 64;
+    /** How many blocks' literals are neither looked up nor remembered after a window with too few hits. */
+    static final int SKIPPED_BLOCKS = 120;
 
     private static final int INCREMENTAL = 0;
     private static final int NONE = 1;
@@ -82,6 +93,11 @@ final class HpackBlockDecoder {
     private long maxDynamicTableSize;
     private long encoderMaxDynamicTableSize;
     private boolean maxDynamicTableSizeChangeRequired;
+    /** The window of lookups so far (blocks, lookups, hits); the blocks left that do not look. */
+    private int windowBlocks;
+    private int windowLookups;
+    private int windowHits;
+    private int skippedBlocks;
 
     // The block being decoded: its bytes are src[pos, end), and src[base] is the buffer's byte at readerIndex start.
     private ByteBuf in;
@@ -94,6 +110,10 @@ final class HpackBlockDecoder {
     /** Where the last {@link #readString} found its string among the seen strings (-1: new), and its hash. */
     private int stringSlot;
     private int stringHash;
+    /** Whether this block looks its literals up; how many it looked up and found. */
+    private boolean lookUp;
+    private int lookups;
+    private int hits;
 
     // What Netty's Http2HeadersSink holds, for the block being decoded.
     private PooledHttp2Headers headers;
@@ -140,6 +160,11 @@ final class HpackBlockDecoder {
         return seen;
     }
 
+    /** For tests: whether the next block looks its literals up. */
+    boolean looksUp() {
+        return skippedBlocks == 0;
+    }
+
     /** Decodes the readable bytes of {@code in}, a whole header block, into {@code headers}. */
     void decode(int streamId, ByteBuf in, PooledHttp2Headers headers, boolean validate) throws Http2Exception {
         int start = in.readerIndex();
@@ -163,6 +188,12 @@ final class HpackBlockDecoder {
         headersLength = 0;
         exceededMaxLength = false;
         previousType = 0;
+        lookUp = skippedBlocks == 0;
+        if (!lookUp) {
+            skippedBlocks--;
+        }
+        lookups = 0;
+        hits = 0;
         try {
             decodeDynamicTableSizeUpdates();
             decodeFields();
@@ -177,11 +208,30 @@ final class HpackBlockDecoder {
             in.readerIndex(this.start + pos - base);
             throw t;
         } finally {
+            countLookups();
             this.in = null;
             src = null;
             scratch = null;
             this.headers = null;
             validationException = null;
+        }
+    }
+
+    /** After a block that looked its literals up: whether looking pays on this connection. */
+    private void countLookups() {
+        if (!lookUp) {
+            return;
+        }
+        windowBlocks++;
+        windowLookups += lookups;
+        windowHits += hits;
+        if (windowBlocks >= WINDOW_BLOCKS && windowLookups >= WINDOW_LOOKUPS) {
+            if (windowHits << 4 < windowLookups) {
+                skippedBlocks = SKIPPED_BLOCKS;
+            }
+            windowBlocks = 0;
+            windowLookups = 0;
+            windowHits = 0;
         }
     }
 
@@ -257,7 +307,7 @@ final class HpackBlockDecoder {
 
     /** A literal field whose first byte held {@code index} in a prefix whose all-ones value is {@code max}. */
     private void literalField(int index, int max, int indexType) throws Http2Exception {
-        boolean share = indexType != NEVER;
+        boolean share = indexType != NEVER && lookUp;
         AsciiString name;
         int nameValid;
         int nameEntry = 0;
@@ -283,6 +333,7 @@ final class HpackBlockDecoder {
             }
             if (index <= StaticHeaderTable.LENGTH) {
                 name = StaticHeaderTable.name(index);
+                nameHash = StaticHeaderTable.nameHash(index);
                 nameValid = StaticHeaderTable.valid(index) & PooledHttp2Headers.NAME_VALID;
             } else {
                 nameEntry = index - StaticHeaderTable.LENGTH;
@@ -290,6 +341,7 @@ final class HpackBlockDecoder {
                     throw ILLEGAL_NAME_INDEX;
                 }
                 name = table.name(nameEntry);
+                nameHash = table.nameHash(nameEntry);
                 nameValid = table.valid(nameEntry) & PooledHttp2Headers.NAME_VALID;
             }
         }
@@ -319,7 +371,7 @@ final class HpackBlockDecoder {
         boolean valueIsNew = valueSlot < 0 && value.length() > 0;
 
         int valid = append(name, value, nameValid | valueValid);
-        if (!share) {
+        if (indexType == NEVER) {
             return;
         }
         // What the validators said is remembered where the strings came from, before the table moves.
@@ -334,14 +386,14 @@ final class HpackBlockDecoder {
             seen.validated(valueSlot, value, valueNow);
         }
         if (indexType == INCREMENTAL) {
-            // Goes to the seen strings when it leaves the table.
-            table.add(name, value, valid);
-        } else {
+            // The seen strings are told of it when it leaves the table (not if it came unhashed: hash 0).
+            table.add(name, nameHash, value, valueHash, valid);
+        } else if (share) {
             if (nameIsNew) {
-                seen.add(name, nameHash, nameNow);
+                seen.sighted(name, nameHash, nameNow);
             }
             if (valueIsNew) {
-                seen.add(value, valueHash, valueNow);
+                seen.sighted(value, valueHash, valueNow);
             }
         }
     }
@@ -352,6 +404,7 @@ final class HpackBlockDecoder {
      */
     private AsciiString readString(int length, boolean huffman, boolean share) throws Http2Exception {
         stringSlot = -1;
+        stringHash = 0;
         if (end - pos < length) {
             in.readerIndex(start + pos - base);
             throw new IllegalArgumentException("decode only works with an entire header block! " + in);
@@ -382,8 +435,10 @@ final class HpackBlockDecoder {
         if (share) {
             int hash = SeenHeaderStrings.hash(bytes, offset, n);
             stringHash = hash;
+            lookups++;
             int slot = seen.find(bytes, offset, n, hash);
             if (slot >= 0) {
+                hits++;
                 stringSlot = slot;
                 return seen.string(slot);
             }

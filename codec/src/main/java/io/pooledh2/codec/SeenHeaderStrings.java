@@ -10,9 +10,12 @@ import java.util.Arrays;
 
 /**
  * One connection's names and values that HPACK sent as literals before, by content, so that a literal seen again
- * is handed out as the same immutable {@link AsciiString} instead of a new copy. It holds the strings of literals
- * sent without indexing, and those that left the dynamic table (evicted, or dropped by a table size change): a
- * string still in the dynamic table comes by index, not as a literal. Never-indexed literals never come here.
+ * is handed out as the same immutable {@link AsciiString} instead of a new copy. It is told of the strings of
+ * literals sent without indexing, and of those that leave the dynamic table (evicted, or dropped by a table size
+ * change): a string still in the dynamic table comes by index, not as a literal. Never-indexed literals never come
+ * here. A string is kept only when it is told of it a second time (TinyLFU's doorkeeper: a first sighting sets
+ * two bits of a small Bloom filter, which is cleared every {@value #DOORKEEPER_PERIOD} sightings): a peer that
+ * sends new strings every time costs two bit stores per string and has kept only the few its filter mistook.
  *
  * <p>A hash table with linear probing, of references, their content hashes and a byte of flags each (which of
  * Netty's validators the string passed, and whether a lookup found it since the clock hand last passed). While
@@ -34,6 +37,9 @@ final class SeenHeaderStrings {
     static final int MAX_SLOTS = 1024;
     static final int OVERHEAD_PER_STRING = 16;
     static final int MAX_BUDGET = 64 * 1024;
+    /** The doorkeeper's bits (8 Ki, 1 KiB, made on the first sighting), and how often it is cleared. */
+    static final int DOORKEEPER_BITS = 8192;
+    static final int DOORKEEPER_PERIOD = 1024;
     /** Set by a lookup that finds the string, cleared by the clock hand. */
     private static final int FOUND = 4;
 
@@ -47,15 +53,21 @@ final class SeenHeaderStrings {
     private long bytes;
     private long budget;
     private int hand;
+    /** First sightings: a Bloom filter of two bits per hash. */
+    private long[] doorkeeper;
+    private int sightings;
 
     SeenHeaderStrings(int salt, long budget) {
         this.salt = salt;
         budget(budget);
     }
 
-    /** The byte budget follows the header list size limit. */
+    /** The byte budget follows the header list size limit; a lower one applies at once. */
     void budget(long maxHeaderListSize) {
         budget = Math.min(maxHeaderListSize, MAX_BUDGET);
+        while (bytes > budget) {
+            sweep();
+        }
     }
 
     /** The hash every lookup and insert uses for these bytes: {@link AsciiString#hashCode()}'s. */
@@ -106,25 +118,55 @@ final class SeenHeaderStrings {
     }
 
     /**
-     * Remembers {@code s}, whose hash is {@code hash} and which passed the validators {@code valid}; a string of the
-     * same content already held stays (with {@code valid} added if it is this very instance).
+     * {@code s}, whose hash is {@code hash} (0: not known) and which passed the validators {@code valid}, came as a
+     * literal without indexing or left the dynamic table. A string of the same content already held stays (with {@code valid} added
+     * if it is this very instance); else {@code s} is kept if its hash was seen before, and its hash noted if not.
      */
-    void add(AsciiString s, int hash, int valid) {
+    void sighted(AsciiString s, int hash, int valid) {
         int length = s.length();
-        long cost = length + OVERHEAD_PER_STRING;
-        if (length == 0 || cost > budget) {
+        // A hash of 0: a string the decoder did not hash (it was not looking), or one in four billion others.
+        if (hash == 0 || length == 0 || length + OVERHEAD_PER_STRING > budget) {
             return;
         }
+        AsciiString[] strings = this.strings;
+        if (strings != null) {
+            int mask = strings.length - 1;
+            for (int slot = home(hash); strings[slot] != null; slot = slot + 1 & mask) {
+                AsciiString held = strings[slot];
+                if (hashes[slot] == hash && (held == s || held.contentEquals(s))) {
+                    validated(slot, s, valid);
+                    return;
+                }
+            }
+        }
+        long[] seenOnce = doorkeeper;
+        if (seenOnce == null) {
+            doorkeeper = seenOnce = new long[DOORKEEPER_BITS / Long.SIZE];
+        } else if (++sightings == DOORKEEPER_PERIOD) {
+            // Forget old first sightings, so that the filter stays sparse and rarely mistakes a new string.
+            sightings = 0;
+            Arrays.fill(seenOnce, 0);
+        }
+        int mixed = (hash ^ salt) * 0x9E3779B9;
+        int bit1 = mixed >>> 19;                     // 13 bits each: DOORKEEPER_BITS
+        int bit2 = mixed >>> 6 & DOORKEEPER_BITS - 1;
+        long mask1 = 1L << bit1;
+        long mask2 = 1L << bit2;
+        long word1 = seenOnce[bit1 >>> 6];
+        long word2 = seenOnce[bit2 >>> 6];
+        if ((word1 & mask1) == 0 || (word2 & mask2) == 0) {
+            seenOnce[bit1 >>> 6] = word1 | mask1;
+            seenOnce[bit2 >>> 6] |= mask2;
+            return;
+        }
+        add(s, hash, valid);
+    }
+
+    /** Keeps {@code s}, which is not held, whose hash is {@code hash}. */
+    private void add(AsciiString s, int hash, int valid) {
+        long cost = s.length() + OVERHEAD_PER_STRING;
         if (strings == null) {
             allocate(MIN_SLOTS);
-        }
-        int mask = strings.length - 1;
-        for (int slot = home(hash); strings[slot] != null; slot = slot + 1 & mask) {
-            AsciiString held = strings[slot];
-            if (hashes[slot] == hash && (held == s || held.contentEquals(s))) {
-                validated(slot, s, valid);
-                return;
-            }
         }
         if (count + 1 > strings.length >> 1 && strings.length < MAX_SLOTS) {
             allocate(strings.length << 1);
@@ -132,7 +174,7 @@ final class SeenHeaderStrings {
         while (bytes + cost > budget || count + 1 > strings.length >> 1) {
             sweep();
         }
-        mask = strings.length - 1;
+        int mask = strings.length - 1;
         int slot = home(hash);
         while (strings[slot] != null) {
             slot = slot + 1 & mask;

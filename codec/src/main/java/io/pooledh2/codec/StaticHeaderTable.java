@@ -22,6 +22,7 @@ final class StaticHeaderTable {
     private static final AsciiString[] NAMES = new AsciiString[LENGTH + 1];
     private static final AsciiString[] VALUES = new AsciiString[LENGTH + 1];
     private static final byte[] VALID = new byte[LENGTH + 1];
+    private static final int[] NAME_HASHES = new int[LENGTH + 1];
 
     static {
         int i = 1;
@@ -73,6 +74,7 @@ final class StaticHeaderTable {
         NAMES[index] = name;
         VALUES[index] = value;
         VALID[index] = (byte) PooledHttp2Headers.validity(name, value);
+        NAME_HASHES[index] = name.hashCode();
         return index + 1;
     }
 
@@ -83,6 +85,11 @@ final class StaticHeaderTable {
 
     static AsciiString value(int index) {
         return VALUES[index];
+    }
+
+    /** The hash of entry {@code index}'s name ({@link SeenHeaderStrings#hash}: {@code AsciiString}'s). */
+    static int nameHash(int index) {
+        return NAME_HASHES[index];
     }
 
     /** Which validators entry {@code index}'s name and value pass. */
