@@ -120,6 +120,18 @@ public enum FrameSample {
             }
         }
     },
+    /**
+     * As {@link #HEADERS_NEW_IDS}, from a peer that sends new strings only: ten headers whose names and values are
+     * all new in every request ({@link TableHeaderBlocks#randomStrings()}).
+     */
+    HEADERS_RANDOM_STRINGS(Http2FrameTypes.HEADERS, TableHeaderBlocks.ROTATION) {
+        @Override
+        void write(ByteBuf out) {
+            for (byte[] block : TableHeaderBlocks.randomStrings()) {
+                headers(out, block);
+            }
+        }
+    },
     /** SETTINGS with six entries, the values a server typically sends. */
     SETTINGS(Http2FrameTypes.SETTINGS) {
         @Override

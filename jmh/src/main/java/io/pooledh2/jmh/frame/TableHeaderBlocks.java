@@ -71,9 +71,7 @@ final class TableHeaderBlocks {
      */
     static byte[][] rotation(boolean newIds) {
         Random random = new Random(55);
-        DefaultHttp2HeadersEncoder encoder = new DefaultHttp2HeadersEncoder(Http2HeadersEncoder.NEVER_SENSITIVE, true);
         Http2Headers[] headers = new Http2Headers[ROTATION];
-        byte[][] blocks = new byte[ROTATION][];
         for (int i = 0; i < ROTATION; i++) {
             String requestId = newIds ? new UUID(random.nextLong(), random.nextLong()).toString()
                     : "5b1e7c64-2f0a-4d8e-9b3a-81c2d6e0f4a7";
@@ -82,6 +80,46 @@ final class TableHeaderBlocks {
                     : "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
             headers[i] = StaticHeaderBlocks.requestTenHeaders().set("x-request-id", requestId)
                     .add("traceparent", traceparent);
+        }
+        return cycle(headers);
+    }
+
+    /**
+     * {@link #ROTATION} requests of a peer that sends new strings every time: the four pseudo-headers and ten
+     * headers whose names ({@code x-} and 8 random letters) and values (24 random characters) are all new in every
+     * request. Netty's encoder inserts each into the table, which evicts older ones: the case where a cache of
+     * seen strings only costs. Decoded in a cycle as {@link #rotation}.
+     */
+    static byte[][] randomStrings() {
+        Random random = new Random(56);
+        String letters = "abcdefghijklmnopqrstuvwxyz";
+        String chars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~";
+        Http2Headers[] headers = new Http2Headers[ROTATION];
+        for (int i = 0; i < ROTATION; i++) {
+            headers[i] = StaticHeaderBlocks.requestPseudoHeaders();
+            for (int h = 0; h < 10; h++) {
+                StringBuilder name = new StringBuilder("x-");
+                for (int c = 0; c < 8; c++) {
+                    name.append(letters.charAt(random.nextInt(letters.length())));
+                }
+                StringBuilder value = new StringBuilder();
+                for (int c = 0; c < 24; c++) {
+                    value.append(chars.charAt(random.nextInt(chars.length())));
+                }
+                headers[i].add(name.toString(), value.toString());
+            }
+        }
+        return cycle(headers);
+    }
+
+    /**
+     * The blocks of {@code headers} encoded in sequence by one encoder, the first behind size updates that empty
+     * the table, checked by decoding the cycle twice with Netty's decoder.
+     */
+    private static byte[][] cycle(Http2Headers[] headers) {
+        DefaultHttp2HeadersEncoder encoder = new DefaultHttp2HeadersEncoder(Http2HeadersEncoder.NEVER_SENSITIVE, true);
+        byte[][] blocks = new byte[headers.length][];
+        for (int i = 0; i < headers.length; i++) {
             blocks[i] = encode(encoder, headers[i]);
         }
         byte[] first = new byte[EMPTY_THE_TABLE.length + blocks[0].length];
@@ -90,7 +128,7 @@ final class TableHeaderBlocks {
         blocks[0] = first;
         DefaultHttp2HeadersDecoder decoder = new DefaultHttp2HeadersDecoder();
         for (int pass = 0; pass < 2; pass++) {
-            for (int i = 0; i < ROTATION; i++) {
+            for (int i = 0; i < blocks.length; i++) {
                 Http2Headers decoded = decode(decoder, blocks[i]);
                 if (!decoded.equals(headers[i])) {
                     throw new IllegalStateException("block " + i + " of the rotation decodes to " + decoded);
