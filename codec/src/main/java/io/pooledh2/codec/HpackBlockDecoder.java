@@ -314,15 +314,7 @@ final class HpackBlockDecoder {
         int nameSlot = -1;
         int nameHash = 0;
         if (index == 0) {
-            requireByte();
-            int b = src[pos++];
-            int length = b & 0x7F;
-            if (length == 0x7F) {
-                requireByte();
-                length = readInt(length);
-            }
-            requireByte();
-            name = readString(length, b < 0, share);
+            name = readLiteral(share, false);
             nameSlot = stringSlot;
             nameHash = stringHash;
             nameValid = nameSlot >= 0 ? seen.valid(nameSlot) & PooledHttp2Headers.NAME_VALID : 0;
@@ -347,27 +339,11 @@ final class HpackBlockDecoder {
         }
         boolean nameIsNew = index == 0 && nameSlot < 0 && name.length() > 0;
 
-        requireByte();
-        int b = src[pos++];
-        int length = b & 0x7F;
-        AsciiString value;
-        int valueValid;
-        int valueSlot = -1;
-        int valueHash = 0;
-        if (length == 0) {
-            value = AsciiString.EMPTY_STRING;
-            valueValid = EMPTY_VALUE_VALID;
-        } else {
-            if (length == 0x7F) {
-                requireByte();
-                length = readInt(length);
-            }
-            requireByte();
-            value = readString(length, b < 0, share);
-            valueSlot = stringSlot;
-            valueHash = stringHash;
-            valueValid = valueSlot >= 0 ? seen.valid(valueSlot) & PooledHttp2Headers.VALUE_VALID : 0;
-        }
+        AsciiString value = readLiteral(share, true);
+        int valueSlot = stringSlot;
+        int valueHash = stringHash;
+        int valueValid = valueSlot >= 0 ? seen.valid(valueSlot) & PooledHttp2Headers.VALUE_VALID
+                : value.length() == 0 ? EMPTY_VALUE_VALID : 0;
         boolean valueIsNew = valueSlot < 0 && value.length() > 0;
 
         int valid = append(name, value, nameValid | valueValid);
@@ -396,6 +372,28 @@ final class HpackBlockDecoder {
                 seen.sighted(value, valueHash, valueNow);
             }
         }
+    }
+
+    /**
+     * A string literal (RFC 7541, section 5.2): the Huffman bit and the length, an integer with a 7-bit prefix, then
+     * the string (see {@link #readString}). As in Netty's state machine, each part needs a byte to start, except the
+     * string of a value of length 0, which is complete with its prefix.
+     */
+    private AsciiString readLiteral(boolean share, boolean value) throws Http2Exception {
+        requireByte();
+        int b = src[pos++];
+        int length = b & 0x7F;
+        if (length == 0 && value) {
+            stringSlot = -1;
+            stringHash = 0;
+            return AsciiString.EMPTY_STRING;
+        }
+        if (length == 0x7F) {
+            requireByte();
+            length = readInt(length);
+        }
+        requireByte();
+        return readString(length, b < 0, share);
     }
 
     /**
