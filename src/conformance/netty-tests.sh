@@ -6,13 +6,17 @@
 #
 # NETTY_GIT: a clone of github.com/netty/netty (work tree or bare), branch 4.2; the tests are read from its HEAD
 # with `git show` into a scratch Maven project under target/netty-tests/, never into this repository. They run
-# against Netty 4.2.20.Final and the pooled codec built from this checkout (installed into ~/.m2 first). A report,
-# not a gate: it exits 0 once the runs finish and prints, per test class and variant, the counts and the
-# failing tests. Needs Maven Central for Mockito, AssertJ and the compression codecs.
+# against Netty 4.2.20.Final and the pooled codec jar built from this checkout (codec/target, not installed into
+# ~/.m2). A report, not a gate: it exits 0 once the runs finish and prints, per test class and variant, the counts
+# and the failing tests. Needs Maven Central for Mockito, AssertJ and the compression codecs. TESTS="A B" runs
+# only those of the test classes below.
 #
 # The swaps (pooled variant): new DefaultHttp2FrameReader(..) -> new PooledHttp2FrameReader(..);
 # new Http2ConnectionHandlerBuilder() -> new PooledHttp2ConnectionHandlerBuilder();
-# Http2FrameCodecBuilder.forServer()/forClient()/new Http2FrameCodecBuilder(true) -> PooledHttp2FrameCodecBuilder's.
+# Http2FrameCodecBuilder.forServer()/forClient()/new Http2FrameCodecBuilder(true) -> PooledHttp2FrameCodecBuilder's;
+# in the two header decoder tests (DefaultHttp2HeadersDecoderTest, Http2HeaderBlockIOTest)
+# new DefaultHttp2HeadersDecoder(..) -> new PooledHttp2HeadersDecoder(..) (elsewhere the tests use a package-private
+# constructor of Netty's that takes its HpackDecoder).
 # STRICT=false adds .strictStreamStates(false) to the connection handler builders (Netty's exact behaviour).
 set -euo pipefail
 
@@ -26,7 +30,11 @@ tests="DefaultHttp2FrameReaderTest Http2FrameRoundtripTest Http2ConnectionRoundt
   Http2ServerUpgradeCodecTest CleartextHttp2ServerUpgradeHandlerTest DataCompressionHttp2Test Http2FrameCodecTest
   Http2MultiplexTest Http2MultiplexHandlerTest Http2MultiplexTransportTest Http2StreamChannelBootstrapTest
   Http2MultiplexHandlerClientUpgradeTest DefaultHttp2PushPromiseFrameTest Http2ClientUpgradeCodecTest Http2ConnectionHandlerTest
-  Http2ControlFrameLimitEncoderTest Http2MaxRstFrameLimitEncoderTest StreamBufferingEncoderTest"
+  Http2ControlFrameLimitEncoderTest Http2MaxRstFrameLimitEncoderTest StreamBufferingEncoderTest
+  DefaultHttp2HeadersDecoderTest Http2HeaderBlockIOTest"
+tests=${TESTS:-$tests}
+headers_decoder_tests="DefaultHttp2HeadersDecoderTest Http2HeaderBlockIOTest"
+headers_decoder=io.pooledh2.codec.PooledHttp2HeadersDecoder
 reader=io.pooledh2.codec.PooledHttp2FrameReader
 handler=io.pooledh2.codec.PooledHttp2ConnectionHandlerBuilder
 codec=io.pooledh2.codec.PooledHttp2FrameCodecBuilder
@@ -37,8 +45,10 @@ fi
 
 git -C "$netty" rev-parse --verify -q HEAD > /dev/null || { echo "netty-tests: $netty is not a git clone"; exit 1; }
 echo "netty-tests: Netty's tests from $(git -C "$netty" describe --tags HEAD 2>/dev/null || git -C "$netty" rev-parse HEAD)"
-(cd "$root" && mvn -B -q install -pl codec -am -DskipTests)
+(cd "$root" && mvn -B -q package -pl codec -am -DskipTests)
 version=$(grep -m1 -o '<version>[^<]*' "$root/pom.xml" | sed 's/<version>//')
+codec_jar=$root/codec/target/pooledh2-codec-$version.jar
+[ -f "$codec_jar" ] || { echo "netty-tests: $codec_jar missing"; exit 1; }
 
 setup() {
   local dir=$work/$1 tests_dir
@@ -57,7 +67,8 @@ setup() {
     <dependency><groupId>org.junit</groupId><artifactId>junit-bom</artifactId><version>6.0.3</version><type>pom</type><scope>import</scope></dependency>
   </dependencies></dependencyManagement>
   <dependencies>
-    <dependency><groupId>io.pooledh2</groupId><artifactId>pooledh2-codec</artifactId><version>$version</version></dependency>
+    <dependency><groupId>io.pooledh2</groupId><artifactId>pooledh2-codec</artifactId><version>$version</version>
+      <scope>system</scope><systemPath>$codec_jar</systemPath></dependency>
     <dependency><groupId>io.netty</groupId><artifactId>netty-codec-http2</artifactId></dependency>
     <dependency><groupId>io.netty</groupId><artifactId>netty-handler</artifactId></dependency>
     <dependency><groupId>io.netty</groupId><artifactId>netty-pkitesting</artifactId></dependency>
@@ -92,6 +103,11 @@ EOF
       -e "s/import static io.netty.handler.codec.http2.Http2FrameCodecBuilder.forClient;/import static $codec.forClient;/" \
       -e "s/import static io.netty.handler.codec.http2.Http2FrameCodecBuilder.forServer;/import static $codec.forServer;/" \
       "$tests_dir"/*.java
+    for f in $headers_decoder_tests; do
+      if [ -f "$tests_dir/$f.java" ]; then
+        sed -i "s/new DefaultHttp2HeadersDecoder(/new $headers_decoder(/g" "$tests_dir/$f.java"
+      fi
+    done
   fi
 }
 
