@@ -12,7 +12,9 @@ import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers.PseudoHeaderName;
 import io.netty.util.AsciiString;
+import io.netty.util.ByteProcessor;
 import io.netty.util.concurrent.FastThreadLocal;
+import io.netty.util.internal.PlatformDependent;
 
 import java.util.Arrays;
 
@@ -174,8 +176,7 @@ final class HpackBlockDecoder {
             base = in.arrayOffset() + start;
         } else {
             scratch = SCRATCH.get();
-            src = scratch.input(length);
-            in.getBytes(start, src, 0, length);
+            src = scratch.copy(in, start, length);
             base = 0;
         }
         this.in = in;
@@ -561,10 +562,38 @@ final class HpackBlockDecoder {
      * The thread's arrays for a block in a direct buffer and for Huffman decoding; each kept up to
      * {@value #MAX_KEPT} bytes, a larger one made for the block that needs it.
      */
-    private static final class Scratch {
+    private static final class Scratch implements ByteProcessor {
         static final int MAX_KEPT = 64 * 1024;
+        /**
+         * Without {@code Unsafe} (the default from Java 25 on), a direct buffer's {@code getBytes} makes a
+         * {@code ByteBuffer} duplicate per call; {@code forEachByte} reads in place.
+         */
+        private static final boolean COPY_IN_PLACE = !PlatformDependent.hasUnsafe();
         private byte[] input = new byte[1024];
         private byte[] huffman = new byte[1024];
+        /** Where {@link #process} copies to, and its next index. */
+        private byte[] target;
+        private int copied;
+
+        /** The thread's input array holding {@code length} bytes of {@code in} from {@code start}. */
+        byte[] copy(ByteBuf in, int start, int length) {
+            byte[] a = input(length);
+            if (COPY_IN_PLACE) {
+                target = a;
+                copied = 0;
+                in.forEachByte(start, length, this);
+                target = null;
+            } else {
+                in.getBytes(start, a, 0, length);
+            }
+            return a;
+        }
+
+        @Override
+        public boolean process(byte value) {
+            target[copied++] = value;
+            return true;
+        }
 
         byte[] input(int length) {
             byte[] a = input;
