@@ -59,6 +59,22 @@ public final class PooledHttp2ConnectionHandlerBuilder
     }
 
     /**
+     * How the DATA of concurrent streams shares the connection. {@code true}, the default: as in Netty, by the RFC 7540
+     * priority tree that the peer builds with PRIORITY frames and the priority fields of HEADERS frames (Netty's
+     * {@code WeightedFairQueueByteDistributor}, which keeps scheduling state for every stream). {@code false}: as
+     * RFC 9113 allows (section 5.3.2 deprecates those signals), without a priority tree: the streams that have DATA to
+     * send take turns, each getting an equal share of what the connection window allows per turn (at least 1 KiB),
+     * and no scheduling state is allocated per stream. A peer that sends priorities is still served as before: its
+     * PRIORITY frames and priority fields are read and validated with the same errors and still reach the listener
+     * or the handlers, but they no longer change the order or the share in which streams' DATA is sent. With a
+     * connection given to the builder that already has a remote flow controller, {@code false} fails the build.
+     */
+    public PooledHttp2ConnectionHandlerBuilder streamPriorities(boolean streamPriorities) {
+        assembly.streamPriorities(streamPriorities);
+        return this;
+    }
+
+    /**
      * Frame reuse for the reader (see {@link PooledHttp2FrameReader#reuseFrames(boolean)}); default: the system
      * property.
      */
@@ -232,8 +248,8 @@ public final class PooledHttp2ConnectionHandlerBuilder
      * As with Netty's builder: the handler is built around the given decoder and encoder, and the options that
      * make them cannot be set too. This builder makes no reader then: for pooled frames, give the decoder a
      * {@link PooledHttp2FrameReader} ({@code new DefaultHttp2ConnectionDecoder(connection, encoder, new
-     * PooledHttp2FrameReader())}); {@link #paranoid}, {@link #reuseFrames} and {@link #strictStreamStates} do
-     * not apply.
+     * PooledHttp2FrameReader())}); {@link #paranoid}, {@link #reuseFrames}, {@link #strictStreamStates} and
+     * {@link #streamPriorities} do not apply.
      */
     @Override
     public PooledHttp2ConnectionHandlerBuilder codec(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder) {

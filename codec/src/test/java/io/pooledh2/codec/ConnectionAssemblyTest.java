@@ -49,6 +49,16 @@ class ConnectionAssemblyTest {
                         .build().connection()),
                 propertyKeys(new PooledHttp2ConnectionHandlerBuilder().server(true)
                         .frameListener(new Http2FrameAdapter()).build().connection()), "listener path");
+        // The RFC 9113 scheduler takes the key of the weighted fair queue it replaces.
+        assertEquals(propertyKeys(Http2FrameCodecBuilder.forServer().build().connection()),
+                propertyKeys(PooledHttp2FrameCodecBuilder.forServer().streamPriorities(false).build().connection()),
+                "frame codec, RFC 9113 scheduling");
+        assertEquals(
+                propertyKeys(new Http2ConnectionHandlerBuilder().server(true).frameListener(new Http2FrameAdapter())
+                        .build().connection()),
+                propertyKeys(new PooledHttp2ConnectionHandlerBuilder().server(true).streamPriorities(false)
+                        .frameListener(new Http2FrameAdapter()).build().connection()),
+                "listener path, RFC 9113 scheduling");
     }
 
     @Test
