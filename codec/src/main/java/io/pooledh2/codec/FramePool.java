@@ -15,9 +15,10 @@ import java.util.function.Function;
  */
 final class FramePool<T extends PooledFrame> extends Recycler<T> {
 
-    private static final int MAX_CAPACITY_PER_THREAD = SystemPropertyUtil.getInt(
+    /** Netty's Recycler settings, read as Netty reads them; the encoder's pools of queued writes use them too. */
+    static final int MAX_CAPACITY_PER_THREAD = SystemPropertyUtil.getInt(
             "io.netty.recycler.maxCapacityPerThread", SystemPropertyUtil.getInt("io.netty.recycler.maxCapacity", 4096));
-    private static final int CHUNK_SIZE = SystemPropertyUtil.getInt("io.netty.recycler.chunkSize", 32);
+    static final int CHUNK_SIZE = SystemPropertyUtil.getInt("io.netty.recycler.chunkSize", 32);
 
     /** The frame type this pool's frames carry, for {@link FrameReuseStatistics}. */
     final byte frameType;

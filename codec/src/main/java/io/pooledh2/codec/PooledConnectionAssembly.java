@@ -5,7 +5,6 @@ package io.pooledh2.codec;
 
 import io.netty.handler.codec.http2.DefaultHttp2Connection;
 import io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder;
-import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
 import io.netty.handler.codec.http2.DefaultHttp2FrameWriter;
 import io.netty.handler.codec.http2.DefaultHttp2LocalFlowController;
 import io.netty.handler.codec.http2.DefaultHttp2RemoteFlowController;
@@ -27,7 +26,7 @@ import io.netty.handler.codec.http2.StreamBufferingEncoder;
 /**
  * How the builders make a connection: what Netty's builder makes from the same settings (connection, frame
  * writer, encoder, decoder, frame loggers, {@code StreamBufferingEncoder}), in the same order and with the same
- * errors, with the pooled reader in the decoder. Netty's builder cannot be given a reader, so it is not used:
+ * errors, with the pooled reader in the decoder and {@link PooledHttp2ConnectionEncoder} as the encoder. Netty's builder cannot be given a reader, so it is not used:
  * it would make a decoder around {@code DefaultHttp2FrameReader} first, whose property key stays with the
  * connection. With {@code streamPriorities(false)} the remote flow controller is Netty's around a
  * {@link RoundRobinStreamByteDistributor} instead of Netty's weighted fair queue. Netty's four protections are {@link EncoderFloodLimits} and {@link DecoderFloodLimits}, the same
@@ -151,7 +150,7 @@ final class PooledConnectionAssembly {
             connection.remote().flowController(new DefaultHttp2RemoteFlowController(connection,
                     new RoundRobinStreamByteDistributor(connection)));
         }
-        Http2ConnectionEncoder encoder = new DefaultHttp2ConnectionEncoder(connection, writer);
+        Http2ConnectionEncoder encoder = new PooledHttp2ConnectionEncoder(connection, writer);
         if (!nettyTest) {
             encoder = EncoderFloodLimits.wrap(encoder, netty.maxQueuedControlFrames,
                     rstLimit(maxEncodedRstFrames, netty.server), encodedRstSeconds);
