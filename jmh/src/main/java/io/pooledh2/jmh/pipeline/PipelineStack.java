@@ -3,8 +3,10 @@
  */
 package io.pooledh2.jmh.pipeline;
 
+import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
 import io.netty.handler.codec.http2.DefaultHttp2FrameReader;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.pooledh2.codec.PooledHttp2ConnectionEncoder;
 import io.pooledh2.codec.PooledHttp2FrameCodecBuilder;
 import io.pooledh2.codec.PooledHttp2FrameReader;
 
@@ -15,19 +17,23 @@ import io.pooledh2.codec.PooledHttp2FrameReader;
  */
 public enum PipelineStack {
     /**
-     * {@code Http2ConnectionHandler} with {@code DefaultHttp2ConnectionDecoder} around {@code DefaultHttp2FrameReader}.
+     * {@code Http2ConnectionHandler} with {@code DefaultHttp2ConnectionDecoder} around {@code DefaultHttp2FrameReader},
+     * and {@code DefaultHttp2ConnectionEncoder}.
      */
     stockListener {
         @Override
         public Http2Stack newStack() {
-            return new ListenerStack(DefaultHttp2FrameReader::new);
+            return new ListenerStack(DefaultHttp2FrameReader::new, DefaultHttp2ConnectionEncoder::new);
         }
     },
-    /** The same, around {@code PooledHttp2FrameReader} (its {@code Http2FrameListener} adapter, defaults). */
+    /**
+     * The same with pooledh2's drop-ins: the decoder around {@code PooledHttp2FrameReader} (its
+     * {@code Http2FrameListener} adapter, defaults), and {@code PooledHttp2ConnectionEncoder}.
+     */
     pooledListener {
         @Override
         public Http2Stack newStack() {
-            return new ListenerStack(PooledHttp2FrameReader::new);
+            return new ListenerStack(PooledHttp2FrameReader::new, PooledHttp2ConnectionEncoder::new);
         }
     },
     /** {@code Http2FrameCodecBuilder.forServer()} / {@code forClient()}; an {@code Http2Frame} handler after it. */
