@@ -34,8 +34,8 @@ final class RoundRobinStreamByteDistributor extends Http2ConnectionAdapter imple
     private StreamState[] queue = EMPTY;
     private int head;
     private int size;
-    /** The state being written in {@link #distribute}, or null. */
-    private StreamState writing;
+    /** The stream being written in {@link #distribute}, or null. */
+    private Http2Stream writing;
 
     RoundRobinStreamByteDistributor(Http2Connection connection) {
         queuedKey = connection.newKey();
@@ -53,6 +53,16 @@ final class RoundRobinStreamByteDistributor extends Http2ConnectionAdapter imple
 
     @Override
     public void updateStreamableBytes(StreamState state) {
+        Http2Stream stream = state.stream();
+        StreamState queued = stream.getProperty(queuedKey);
+        if (queued != null) {
+            if (queued != state) {
+                // Netty's flow controller hands in one state per stream; another caller may not. The latest counts.
+                replace(queued, state);
+                stream.setProperty(queuedKey, state);
+            }
+            return;
+        }
         // As Netty's uniform distributor: a state is queued while it has frames and a window that is positive, or
         // zero when it is not being written (an empty frame can still go out). One whose window went negative is
         // left where it is and dropped when its turn comes.
@@ -60,12 +70,9 @@ final class RoundRobinStreamByteDistributor extends Http2ConnectionAdapter imple
             return;
         }
         int window = state.windowSize();
-        if (window > 0 || window == 0 && state != writing) {
-            Http2Stream stream = state.stream();
-            if (stream.getProperty(queuedKey) == null) {
-                stream.setProperty(queuedKey, state);
-                addLast(state);
-            }
+        if (window > 0 || window == 0 && stream != writing) {
+            stream.setProperty(queuedKey, state);
+            addLast(state);
         }
     }
 
@@ -103,9 +110,10 @@ final class RoundRobinStreamByteDistributor extends Http2ConnectionAdapter imple
     }
 
     private void write(StreamState state, int numBytes, Writer writer) throws Http2Exception {
-        writing = state;
+        Http2Stream stream = state.stream();
+        writing = stream;
         try {
-            writer.write(state.stream(), numBytes);
+            writer.write(stream, numBytes);
         } catch (Throwable t) {
             throw connectionError(INTERNAL_ERROR, t, "byte distribution write error");
         } finally {
@@ -138,6 +146,17 @@ final class RoundRobinStreamByteDistributor extends Http2ConnectionAdapter imple
         grow();
         queue[(head + size) & queue.length - 1] = state;
         size++;
+    }
+
+    private void replace(StreamState queued, StreamState state) {
+        StreamState[] queue = this.queue;
+        int mask = queue.length - 1;
+        for (int i = 0; i < size; i++) {
+            if (queue[(head + i) & mask] == queued) {
+                queue[(head + i) & mask] = state;
+                return;
+            }
+        }
     }
 
     /** Takes a queued state out, keeping the order of the rest. */
