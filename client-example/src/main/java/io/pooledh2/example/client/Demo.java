@@ -211,6 +211,9 @@ final class Demo {
                 + "multiplex and frames, the same workload on each");
         out.println("  workload: POST /echo, 1 KiB body + trailers, " + workload.connections + " connections x "
                 + workload.streams + " streams, every response checked; the client on the pooled codec for all");
+        out.println("  scheduling: the pooled server's streams RFC 9113 style, without a priority tree "
+                + "(streamPriorities(false)); Netty's server its default, the RFC 7540 priority tree. No stream waits "
+                + "for window here, so both send the same frames");
         out.println("  warm-up: " + timing.warmUpPasses + " pass(es) of " + seconds(timing.warmUpPass)
                 + " on every server, not measured; then " + timing.rounds + " measured round(s), each "
                 + timing.slices + " slice(s) of " + seconds(timing.slice) + " per server, the servers in turn "
