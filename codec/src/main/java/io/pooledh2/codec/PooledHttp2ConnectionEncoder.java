@@ -5,7 +5,6 @@ package io.pooledh2.codec;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpStatusClass;
@@ -24,8 +23,8 @@ import static io.netty.handler.codec.http.HttpStatusClass.INFORMATIONAL;
  * A {@link DefaultHttp2ConnectionEncoder} that writes HEADERS and DATA without garbage of its own: Netty's encoder
  * makes, per write, a listener for its lifecycle manager, and for every frame that waits for the flow controller a
  * wrapper, which for DATA holds a {@code CoalescingBufferQueue}, its {@code ArrayDeque}, a promise notifier and,
- * once written, a second listener on the write's promise. Here the listener is one per channel context, and the
- * wrappers come from a {@code Recycler} and return to it once their last write has completed. Everything else
+ * once written, a second listener on the write's promise. Here the listeners and the wrappers come from a
+ * {@code Recycler} and return to it once the write they wait for has completed. Everything else
  * (SETTINGS, PING, PRIORITY, RST_STREAM, GOAWAY, PUSH_PROMISE, unknown frames) is Netty's encoder's own code.
  *
  * <p>Its behaviour is Netty's: the same frames and bytes to the frame writer in the same order, the same promise
@@ -37,16 +36,12 @@ import static io.netty.handler.codec.http.HttpStatusClass.INFORMATIONAL;
  */
 public class PooledHttp2ConnectionEncoder extends DefaultHttp2ConnectionEncoder {
 
-    private final Http2Connection connection;
     /** Netty's encoder writes HEADERS through its field, not through {@link #frameWriter()}. */
     private final Http2FrameWriter writer;
     private Http2LifecycleManager lifecycleManager;
-    /** The listener for HEADERS written on {@link LifecycleErrorListener#ctx}; one per channel context. */
-    private LifecycleErrorListener errorListener;
 
     public PooledHttp2ConnectionEncoder(Http2Connection connection, Http2FrameWriter frameWriter) {
         super(connection, frameWriter);
-        this.connection = connection;
         writer = frameWriter;
     }
 
@@ -65,7 +60,7 @@ public class PooledHttp2ConnectionEncoder extends DefaultHttp2ConnectionEncoder 
     }
 
     boolean isServer() {
-        return connection.isServer();
+        return connection().isServer();
     }
 
     @Override
@@ -115,6 +110,7 @@ public class PooledHttp2ConnectionEncoder extends DefaultHttp2ConnectionEncoder 
     private ChannelFuture writeHeaders0(ChannelHandlerContext ctx, int streamId, Http2Headers headers,
                                         boolean hasPriority, int streamDependency, short weight, boolean exclusive,
                                         int padding, boolean endOfStream, ChannelPromise promise) {
+        Http2Connection connection = connection();
         try {
             Http2Stream stream = connection.stream(streamId);
             if (stream == null) {
@@ -154,7 +150,7 @@ public class PooledHttp2ConnectionEncoder extends DefaultHttp2ConnectionEncoder 
                 if (failureCause == null) {
                     stream.headersSent(isInformational);
                     if (!future.isSuccess()) {
-                        future.addListener(errorListener(ctx));
+                        future.addListener(HeadersWriteListener.newInstance(this, ctx));
                     }
                 } else {
                     lifecycleManager.onError(ctx, true, failureCause);
@@ -176,6 +172,7 @@ public class PooledHttp2ConnectionEncoder extends DefaultHttp2ConnectionEncoder 
     }
 
     private Http2Stream requireStream(int streamId) {
+        Http2Connection connection = connection();
         Http2Stream stream = connection.stream(streamId);
         if (stream == null) {
             String message = connection.streamMayHaveExisted(streamId) ? "Stream no longer exists: " + streamId
@@ -183,14 +180,6 @@ public class PooledHttp2ConnectionEncoder extends DefaultHttp2ConnectionEncoder 
             throw new IllegalArgumentException(message);
         }
         return stream;
-    }
-
-    private ChannelFutureListener errorListener(ChannelHandlerContext ctx) {
-        LifecycleErrorListener listener = errorListener;
-        if (listener == null || listener.ctx != ctx) {
-            errorListener = listener = new LifecycleErrorListener(ctx);
-        }
-        return listener;
     }
 
     /** Whether HEADERS may be sent on the stream now, as Netty's encoder decides; {@code true} for a 1xx. */
@@ -212,25 +201,5 @@ public class PooledHttp2ConnectionEncoder extends DefaultHttp2ConnectionEncoder 
                     endOfStream, promise);
         }
         return frameWriter.writeHeaders(ctx, streamId, headers, padding, endOfStream, promise);
-    }
-
-    /**
-     * Tells the lifecycle manager of a HEADERS write that fails after it was handed to the channel, with the
-     * context it was written on; what Netty's encoder makes a new lambda for on every write.
-     */
-    private final class LifecycleErrorListener implements ChannelFutureListener {
-        final ChannelHandlerContext ctx;
-
-        LifecycleErrorListener(ChannelHandlerContext ctx) {
-            this.ctx = ctx;
-        }
-
-        @Override
-        public void operationComplete(ChannelFuture future) {
-            Throwable cause = future.cause();
-            if (cause != null) {
-                lifecycleManager.onError(ctx, true, cause);
-            }
-        }
     }
 }
