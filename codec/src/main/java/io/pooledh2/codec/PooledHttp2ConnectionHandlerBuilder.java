@@ -3,6 +3,7 @@
  */
 package io.pooledh2.codec;
 
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.AbstractHttp2ConnectionHandlerBuilder;
 import io.netty.handler.codec.http2.Http2Connection;
@@ -13,6 +14,7 @@ import io.netty.handler.codec.http2.Http2FrameListener;
 import io.netty.handler.codec.http2.Http2FrameLogger;
 import io.netty.handler.codec.http2.Http2HeadersEncoder;
 import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2Stream;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -297,7 +299,7 @@ public final class PooledHttp2ConnectionHandlerBuilder
      * Netty's handler (its constructor is protected), which when removed from a live pipeline has the pooled reader
      * let go of what it holds (see the reader's {@code handlerRemoved}).
      */
-    private static final class Handler extends Http2ConnectionHandler {
+    private static final class Handler extends Http2ConnectionHandler implements StreamCloseListener.Closer {
         /** Null for a handler around a decoder the builder did not make. */
         private final PooledHttp2FrameReader reader;
 
@@ -305,6 +307,21 @@ public final class PooledHttp2ConnectionHandlerBuilder
                 boolean decoupleCloseAndGoAway, boolean flushPreface, PooledHttp2FrameReader reader) {
             super(decoder, encoder, initialSettings, decoupleCloseAndGoAway, flushPreface);
             this.reader = reader;
+        }
+
+        /** As Netty's, with a recycled listener instead of a new lambda per stream (see {@link StreamCloseListener}). */
+        @Override
+        public void closeStream(Http2Stream stream, ChannelFuture future) {
+            if (future.isDone()) {
+                super.closeStream(stream, future);
+            } else {
+                future.addListener(StreamCloseListener.newInstance(this, stream));
+            }
+        }
+
+        @Override
+        public void closeStreamNow(Http2Stream stream, ChannelFuture future) {
+            super.closeStream(stream, future);
         }
 
         @Override
