@@ -41,6 +41,19 @@ final class FramePool<T extends PooledFrame> extends Recycler<T> {
         return factory.apply(handle);
     }
 
+    /**
+     * A Recycler of another class, with the same settings: the encoder's queued writes and the listeners that come
+     * back to it once called.
+     */
+    static <T> Recycler<T> newRecycler(Function<Recycler.Handle<T>, T> factory) {
+        return new Recycler<T>(MAX_CAPACITY_PER_THREAD, 0, CHUNK_SIZE) {
+            @Override
+            protected T newObject(Handle<T> handle) {
+                return factory.apply(handle);
+            }
+        };
+    }
+
     /** A frame that never returns to any pool: for reuse off, paranoid mode and copies. */
     T newUnpooled() {
         return factory.apply(null);

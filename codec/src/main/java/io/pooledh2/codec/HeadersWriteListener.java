@@ -15,13 +15,7 @@ import io.netty.util.Recycler;
  */
 final class HeadersWriteListener implements ChannelFutureListener {
 
-    private static final Recycler<HeadersWriteListener> RECYCLER = new Recycler<HeadersWriteListener>(
-            FramePool.MAX_CAPACITY_PER_THREAD, 0, FramePool.CHUNK_SIZE) {
-        @Override
-        protected HeadersWriteListener newObject(Handle<HeadersWriteListener> handle) {
-            return new HeadersWriteListener(handle);
-        }
-    };
+    private static final Recycler<HeadersWriteListener> RECYCLER = FramePool.newRecycler(HeadersWriteListener::new);
 
     private final Recycler.Handle<HeadersWriteListener> handle;
     private PooledHttp2ConnectionEncoder encoder;

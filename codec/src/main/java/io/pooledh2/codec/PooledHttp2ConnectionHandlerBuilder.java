@@ -312,11 +312,7 @@ public final class PooledHttp2ConnectionHandlerBuilder
         /** As Netty's, with a recycled listener instead of a new lambda per stream (see {@link StreamCloseListener}). */
         @Override
         public void closeStream(Http2Stream stream, ChannelFuture future) {
-            if (future.isDone()) {
-                super.closeStream(stream, future);
-            } else {
-                future.addListener(StreamCloseListener.newInstance(this, stream));
-            }
+            StreamCloseListener.closeStream(this, stream, future);
         }
 
         @Override

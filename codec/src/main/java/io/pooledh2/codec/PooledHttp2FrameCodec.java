@@ -46,11 +46,7 @@ final class PooledHttp2FrameCodec extends Http2FrameCodec implements Http2FrameL
     /** As Netty's, with a recycled listener instead of a new lambda per stream (see {@link StreamCloseListener}). */
     @Override
     public void closeStream(Http2Stream stream, ChannelFuture future) {
-        if (future.isDone()) {
-            super.closeStream(stream, future);
-        } else {
-            future.addListener(StreamCloseListener.newInstance(this, stream));
-        }
+        StreamCloseListener.closeStream(this, stream, future);
     }
 
     @Override

@@ -49,13 +49,7 @@ final class QueuedData extends QueuedWrite {
     /** Arrays larger than this are not kept for the next use. */
     private static final int MAX_KEPT_ENTRIES = 16;
 
-    private static final Recycler<QueuedData> RECYCLER = new Recycler<QueuedData>(
-            FramePool.MAX_CAPACITY_PER_THREAD, 0, FramePool.CHUNK_SIZE) {
-        @Override
-        protected QueuedData newObject(Handle<QueuedData> handle) {
-            return new QueuedData(handle);
-        }
-    };
+    private static final Recycler<QueuedData> RECYCLER = FramePool.newRecycler(QueuedData::new);
 
     /** The queue's channel: the first promise's, whose allocator composes and which makes the failed future. */
     private Channel channel;

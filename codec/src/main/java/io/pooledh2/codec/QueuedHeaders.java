@@ -18,13 +18,7 @@ import io.netty.util.Recycler;
  */
 final class QueuedHeaders extends QueuedWrite {
 
-    private static final Recycler<QueuedHeaders> RECYCLER = new Recycler<QueuedHeaders>(
-            FramePool.MAX_CAPACITY_PER_THREAD, 0, FramePool.CHUNK_SIZE) {
-        @Override
-        protected QueuedHeaders newObject(Handle<QueuedHeaders> handle) {
-            return new QueuedHeaders(handle);
-        }
-    };
+    private static final Recycler<QueuedHeaders> RECYCLER = FramePool.newRecycler(QueuedHeaders::new);
 
     private Http2Headers headers;
     private boolean hasPriority;

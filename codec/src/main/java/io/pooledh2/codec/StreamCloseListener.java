@@ -22,13 +22,7 @@ final class StreamCloseListener implements ChannelFutureListener {
         void closeStreamNow(Http2Stream stream, ChannelFuture future);
     }
 
-    private static final Recycler<StreamCloseListener> RECYCLER = new Recycler<StreamCloseListener>(
-            FramePool.MAX_CAPACITY_PER_THREAD, 0, FramePool.CHUNK_SIZE) {
-        @Override
-        protected StreamCloseListener newObject(Handle<StreamCloseListener> handle) {
-            return new StreamCloseListener(handle);
-        }
-    };
+    private static final Recycler<StreamCloseListener> RECYCLER = FramePool.newRecycler(StreamCloseListener::new);
 
     private final Recycler.Handle<StreamCloseListener> handle;
     private Closer closer;
@@ -38,11 +32,19 @@ final class StreamCloseListener implements ChannelFutureListener {
         this.handle = handle;
     }
 
-    static StreamCloseListener newInstance(Closer closer, Http2Stream stream) {
-        StreamCloseListener listener = RECYCLER.get();
-        listener.closer = closer;
-        listener.stream = stream;
-        return listener;
+    /**
+     * A pooled handler's {@code closeStream}: as Netty's, with this listener instead of Netty's lambda when the
+     * future is still to complete.
+     */
+    static void closeStream(Closer closer, Http2Stream stream, ChannelFuture future) {
+        if (future.isDone()) {
+            closer.closeStreamNow(stream, future);
+        } else {
+            StreamCloseListener listener = RECYCLER.get();
+            listener.closer = closer;
+            listener.stream = stream;
+            future.addListener(listener);
+        }
     }
 
     @Override
