@@ -6,15 +6,18 @@
 #
 # NETTY_GIT: a clone of github.com/netty/netty (work tree or bare), branch 4.2; the tests are read from its HEAD
 # with `git show` into a scratch Maven project under target/netty-tests/, never into this repository. They run
-# against Netty 4.2.20.Final and the pooled codec jar built from this checkout (target/, not installed). A report,
-# not a gate: it exits 0 once the runs finish and prints, per test class and variant, the counts and the
-# failing tests. Needs Maven Central for Mockito, AssertJ and the compression codecs. both: stock and pooled;
-# all: stock, pooled and rfc9113.
+# against Netty 4.2.20.Final and the pooled codec jar built from this checkout (codec/target, not installed into
+# ~/.m2). A report, not a gate: it exits 0 once the runs finish and prints, per test class and variant, the counts
+# and the failing tests. Needs Maven Central for Mockito, AssertJ and the compression codecs. TESTS="A B" runs
+# only those of the test classes below. both: stock and pooled; all: stock, pooled and rfc9113.
 #
 # The swaps (pooled variant): new DefaultHttp2FrameReader(..) -> new PooledHttp2FrameReader(..);
 # new DefaultHttp2ConnectionEncoder(..) -> new PooledHttp2ConnectionEncoder(..);
 # new Http2ConnectionHandlerBuilder() -> new PooledHttp2ConnectionHandlerBuilder();
-# Http2FrameCodecBuilder.forServer()/forClient()/new Http2FrameCodecBuilder(true) -> PooledHttp2FrameCodecBuilder's.
+# Http2FrameCodecBuilder.forServer()/forClient()/new Http2FrameCodecBuilder(true) -> PooledHttp2FrameCodecBuilder's;
+# in the two header decoder tests (DefaultHttp2HeadersDecoderTest, Http2HeaderBlockIOTest)
+# new DefaultHttp2HeadersDecoder(..) -> new PooledHttp2HeadersDecoder(..) (elsewhere the tests use a package-private
+# constructor of Netty's that takes its HpackDecoder).
 # The rfc9113 variant: the same, with .streamPriorities(false) on every pooled builder, the RFC 9113 scheduler in
 # every DefaultHttp2RemoteFlowController a test makes with Netty's default, and Netty's flow controller and
 # uniform distributor tests run against that scheduler too.
@@ -32,8 +35,12 @@ tests="DefaultHttp2FrameReaderTest Http2FrameRoundtripTest Http2ConnectionRoundt
   Http2MultiplexTest Http2MultiplexHandlerTest Http2MultiplexTransportTest Http2StreamChannelBootstrapTest
   Http2MultiplexHandlerClientUpgradeTest DefaultHttp2PushPromiseFrameTest Http2ClientUpgradeCodecTest Http2ConnectionHandlerTest
   Http2ControlFrameLimitEncoderTest Http2MaxRstFrameLimitEncoderTest StreamBufferingEncoderTest
+  DefaultHttp2HeadersDecoderTest Http2HeaderBlockIOTest
   DefaultHttp2ConnectionEncoderTest DefaultHttp2RemoteFlowControllerTest WeightedFairQueueRemoteFlowControllerTest
   UniformStreamByteDistributorFlowControllerTest UniformStreamByteDistributorTest"
+tests=${TESTS:-$tests}
+headers_decoder_tests="DefaultHttp2HeadersDecoderTest Http2HeaderBlockIOTest"
+headers_decoder=io.pooledh2.codec.PooledHttp2HeadersDecoder
 reader=io.pooledh2.codec.PooledHttp2FrameReader
 encoder=io.pooledh2.codec.PooledHttp2ConnectionEncoder
 handler=io.pooledh2.codec.PooledHttp2ConnectionHandlerBuilder
@@ -47,7 +54,8 @@ git -C "$netty" rev-parse --verify -q HEAD > /dev/null || { echo "netty-tests: $
 echo "netty-tests: Netty's tests from $(git -C "$netty" describe --tags HEAD 2>/dev/null || git -C "$netty" rev-parse HEAD)"
 (cd "$root" && mvn -B -q package -pl codec -am -DskipTests)
 version=$(grep -m1 -o '<version>[^<]*' "$root/pom.xml" | sed 's/<version>//')
-jar=$root/codec/target/pooledh2-codec-$version.jar
+codec_jar=$root/codec/target/pooledh2-codec-$version.jar
+[ -f "$codec_jar" ] || { echo "netty-tests: $codec_jar missing"; exit 1; }
 
 setup() {
   local dir=$work/$1 tests_dir
@@ -67,7 +75,7 @@ setup() {
   </dependencies></dependencyManagement>
   <dependencies>
     <dependency><groupId>io.pooledh2</groupId><artifactId>pooledh2-codec</artifactId><version>$version</version>
-      <scope>system</scope><systemPath>$jar</systemPath></dependency>
+      <scope>system</scope><systemPath>$codec_jar</systemPath></dependency>
     <dependency><groupId>io.netty</groupId><artifactId>netty-codec-http2</artifactId></dependency>
     <dependency><groupId>io.netty</groupId><artifactId>netty-handler</artifactId></dependency>
     <dependency><groupId>io.netty</groupId><artifactId>netty-pkitesting</artifactId></dependency>
@@ -103,6 +111,11 @@ EOF
       -e "s/import static io.netty.handler.codec.http2.Http2FrameCodecBuilder.forClient;/import static $codec.forClient;/" \
       -e "s/import static io.netty.handler.codec.http2.Http2FrameCodecBuilder.forServer;/import static $codec.forServer;/" \
       "$tests_dir"/*.java
+    for f in $headers_decoder_tests; do
+      if [ -f "$tests_dir/$f.java" ]; then
+        sed -i "s/new DefaultHttp2HeadersDecoder(/new $headers_decoder(/g" "$tests_dir/$f.java"
+      fi
+    done
   fi
   if [ "$1" = rfc9113 ]; then
     # The scheduler is package-private: the tests reach it through a class of the scratch project in its package.
@@ -119,7 +132,8 @@ public final class NettyTestAccess {
     }
 }
 JAVA
-    cat > "$tests_dir/Rfc9113RemoteFlowControllerTest.java" <<JAVA
+    if [ -f "$tests_dir/DefaultHttp2RemoteFlowControllerTest.java" ]; then
+      cat > "$tests_dir/Rfc9113RemoteFlowControllerTest.java" <<JAVA
 package io.netty.handler.codec.http2;
 
 public class Rfc9113RemoteFlowControllerTest extends DefaultHttp2RemoteFlowControllerTest {
@@ -129,10 +143,13 @@ public class Rfc9113RemoteFlowControllerTest extends DefaultHttp2RemoteFlowContr
     }
 }
 JAVA
-    sed -e "s/class UniformStreamByteDistributorTest/class Rfc9113UniformStreamByteDistributorTest/" \
-      -e "s/private UniformStreamByteDistributor distributor/private StreamByteDistributor distributor/" \
-      -e "s/new UniformStreamByteDistributor(connection)/io.pooledh2.codec.NettyTestAccess.rfc9113(connection)/" \
-      "$tests_dir/UniformStreamByteDistributorTest.java" > "$tests_dir/Rfc9113UniformStreamByteDistributorTest.java"
+    fi
+    if [ -f "$tests_dir/UniformStreamByteDistributorTest.java" ]; then
+      sed -e "s/class UniformStreamByteDistributorTest/class Rfc9113UniformStreamByteDistributorTest/" \
+        -e "s/private UniformStreamByteDistributor distributor/private StreamByteDistributor distributor/" \
+        -e "s/new UniformStreamByteDistributor(connection)/io.pooledh2.codec.NettyTestAccess.rfc9113(connection)/" \
+        "$tests_dir/UniformStreamByteDistributorTest.java" > "$tests_dir/Rfc9113UniformStreamByteDistributorTest.java"
+    fi
     sed -i -E -e "s/new $handler\(\)/new $handler().streamPriorities(false)/g" \
       -e "s/$codec\.for(Server|Client)\(\)/$codec.for\1().streamPriorities(false)/g" \
       -e "s/([^.a-zA-Z])for(Server|Client)\(\)\.build\(\)/\1for\2().streamPriorities(false).build()/g" \

@@ -889,9 +889,6 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         if (!endOfHeaders) {
             return;
         }
-        if (pooledDecoder != null) {
-            pooledDecoder.blockDecoded(headers);
-        }
         HeaderBlockFrame frame = headerBlockFrame;
         headerBlockFrame = null;
         endHeaderBlock();

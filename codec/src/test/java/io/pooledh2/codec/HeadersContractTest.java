@@ -422,6 +422,12 @@ class HeadersContractTest {
         namesOnly.add("a", "x\r\ny");
         assertEquals("x\r\ny", namesOnly.get("a").toString());
 
+        Http2Headers valuesOnly = kind.create(false, true);
+        valuesOnly.add("Upper", "v");
+        e = assertThrows(IllegalArgumentException.class, () -> valuesOnly.add("a", "x\r\ny"));
+        assertEquals("Validation failed for header 'a'", e.getMessage());
+        assertEquals(Arrays.asList("Upper=v"), entries(valuesOnly));
+
         Http2Headers none = kind.create(false, false);
         none.add("Upper", "v").add(":foo", "").add(":path", "/").add(":path", "/again");
         assertEquals(Arrays.asList(":foo=", ":path=/", ":path=/again", "Upper=v"), entries(none));
