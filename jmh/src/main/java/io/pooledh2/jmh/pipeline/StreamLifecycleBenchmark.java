@@ -33,8 +33,9 @@ import java.util.function.Supplier;
 @State(Scope.Thread)
 public class StreamLifecycleBenchmark extends EventLoopBenchmark {
 
-    @Param({"stock", "pooled"})
-    public String codec;
+    /** The frame codec on both ends, Netty's or pooledh2's (named as {@link PipelineStack} names them). */
+    @Param({"stockFrameCodec", "pooledFrameCodec"})
+    public String stack;
 
     @Param({"priorities", "rfc9113"})
     public String scheduling;
@@ -48,11 +49,11 @@ public class StreamLifecycleBenchmark extends EventLoopBenchmark {
     public void setUp(Blackhole bh) {
         requireEventLoopThread();
         boolean rfc9113 = "rfc9113".equals(scheduling);
-        Http2Stack stack = "pooled".equals(codec)
+        Http2Stack ends = "pooledFrameCodec".equals(stack)
                 ? new FrameCodecStack(pooled(true, rfc9113), pooled(false, rfc9113))
                 : new FrameCodecStack(stock(true, rfc9113), stock(false, rfc9113));
         Scenario scenario = "unary".equals(exchange) ? Scenario.unary(1024) : Scenario.requestResponse(0);
-        connection = new InMemoryConnection(stack, scenario, bh);
+        connection = new InMemoryConnection(ends, scenario, bh);
     }
 
     private static Supplier<Http2FrameCodecBuilder> pooled(boolean server, boolean rfc9113) {
