@@ -54,7 +54,8 @@ final class WriterTranscript {
             Http2Exception e = (Http2Exception) t;
             s.append('[').append(e.error()).append(',').append(e.shutdownHint()).append(']');
         }
-        String message = t.getMessage();
+        // The JIT may throw an implicit NullPointerException without its message once the site is hot.
+        String message = t instanceof NullPointerException ? null : t.getMessage();
         if (message != null) {
             s.append(": ").append(message.replaceAll("@[0-9a-f]{3,}", "@#"));
         }
