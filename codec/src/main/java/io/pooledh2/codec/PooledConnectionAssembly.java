@@ -6,7 +6,6 @@ package io.pooledh2.codec;
 import io.netty.handler.codec.http2.DefaultHttp2Connection;
 import io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder;
 import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
-import io.netty.handler.codec.http2.DefaultHttp2FrameWriter;
 import io.netty.handler.codec.http2.DefaultHttp2LocalFlowController;
 import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
@@ -122,8 +121,8 @@ final class PooledConnectionAssembly {
         Http2FrameReader frameReader = reader;
         Http2FrameWriter writer = nettyTest ? netty.frameWriter
                 : encoderIgnoreMaxHeaderListSize == null
-                ? new DefaultHttp2FrameWriter(netty.headerSensitivityDetector)
-                : new DefaultHttp2FrameWriter(netty.headerSensitivityDetector, encoderIgnoreMaxHeaderListSize);
+                ? new PooledHttp2FrameWriter(netty.headerSensitivityDetector)
+                : new PooledHttp2FrameWriter(netty.headerSensitivityDetector, encoderIgnoreMaxHeaderListSize);
         if (netty.frameLogger != null) {
             frameReader = new Http2InboundFrameLogger(reader, netty.frameLogger);
             writer = new Http2OutboundFrameLogger(writer, netty.frameLogger);

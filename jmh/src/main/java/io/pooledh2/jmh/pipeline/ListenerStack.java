@@ -9,7 +9,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.DefaultHttp2Connection;
 import io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder;
 import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
-import io.netty.handler.codec.http2.DefaultHttp2FrameWriter;
 import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
@@ -18,6 +17,7 @@ import io.netty.handler.codec.http2.Http2ConnectionHandlerBuilder;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2FrameAdapter;
 import io.netty.handler.codec.http2.Http2FrameReader;
+import io.netty.handler.codec.http2.Http2FrameWriter;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2LocalFlowController;
 import io.netty.handler.codec.http2.Http2Stream;
@@ -29,21 +29,24 @@ import java.util.function.Supplier;
 /**
  * The listener path: on each end an {@code Http2ConnectionHandler} built with
  * {@code new Http2ConnectionHandlerBuilder().frameListener(listener).codec(decoder, encoder)}, where the decoder
- * is {@code new DefaultHttp2ConnectionDecoder(connection, encoder, reader)} and only the reader differs between
+ * is {@code new DefaultHttp2ConnectionDecoder(connection, encoder, reader)}, the encoder
+ * {@code new DefaultHttp2ConnectionEncoder(connection, writer)}, and only the reader and the writer differ between
  * variants. The application is an {@code Http2FrameListener} on each end.
  */
 final class ListenerStack implements Http2Stack {
 
     private final Supplier<Http2FrameReader> readers;
+    private final Supplier<Http2FrameWriter> writers;
 
-    ListenerStack(Supplier<Http2FrameReader> readers) {
+    ListenerStack(Supplier<Http2FrameReader> readers, Supplier<Http2FrameWriter> writers) {
         this.readers = readers;
+        this.writers = writers;
     }
 
     private Http2ConnectionHandler newHandler(boolean server, Http2FrameAdapter listener, Scenario scenario) {
         Http2Connection connection = new DefaultHttp2Connection(server);
         Http2ConnectionEncoder encoder =
-                new DefaultHttp2ConnectionEncoder(connection, new DefaultHttp2FrameWriter());
+                new DefaultHttp2ConnectionEncoder(connection, writers.get());
         Http2ConnectionDecoder decoder = new DefaultHttp2ConnectionDecoder(connection, encoder, readers.get());
         return new Http2ConnectionHandlerBuilder()
                 .frameListener(listener)
