@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# Runs Netty's own codec-http2 tests against the pooled codec: the tests that build a reader, a connection handler
-# or a frame codec, with Netty's class swapped for the pooled one, and the same tests unchanged as the control.
+# Runs Netty's own codec-http2 tests against the pooled codec: the tests that build a reader, a writer, a connection
+# handler or a frame codec, with Netty's class swapped for the pooled one, and the same tests unchanged as the control.
 #
 #   src/conformance/netty-tests.sh NETTY_GIT [pooled|stock|both]
 #
 # NETTY_GIT: a clone of github.com/netty/netty (work tree or bare), branch 4.2; the tests are read from its HEAD
 # with `git show` into a scratch Maven project under target/netty-tests/, never into this repository. They run
-# against Netty 4.2.20.Final and the pooled codec built from this checkout (installed into ~/.m2 first). A report,
-# not a gate: it exits 0 once the runs finish and prints, per test class and variant, the counts and the
-# failing tests. Needs Maven Central for Mockito, AssertJ and the compression codecs.
+# against Netty $NETTY_VERSION (default 4.2.20.Final) and the pooled codec's jar built from this checkout against
+# the default Netty (used from codec/target, not installed). A report, not a gate: it exits 0 once the runs finish and prints, per test
+# class and variant, the counts and the failing tests. Needs Maven Central for Mockito, AssertJ and the
+# compression codecs.
 #
 # The swaps (pooled variant): new DefaultHttp2FrameReader(..) -> new PooledHttp2FrameReader(..);
+# new DefaultHttp2FrameWriter(..) -> new PooledHttp2FrameWriter(..) (DefaultHttp2FrameWriterTest's field too);
 # new Http2ConnectionHandlerBuilder() -> new PooledHttp2ConnectionHandlerBuilder();
 # Http2FrameCodecBuilder.forServer()/forClient()/new Http2FrameCodecBuilder(true) -> PooledHttp2FrameCodecBuilder's.
 # STRICT=false adds .strictStreamStates(false) to the connection handler builders (Netty's exact behaviour).
@@ -22,12 +24,13 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$root/target/netty-tests
 pkg=codec-http2/src/test/java/io/netty/handler/codec/http2
 helpers="Http2TestUtil Http2FrameInboundWriter LastInboundHandler TestChannelInitializer Http2MultiplexClientUpgradeTest"
-tests="DefaultHttp2FrameReaderTest Http2FrameRoundtripTest Http2ConnectionRoundtripTest InboundHttp2ToHttpAdapterTest
-  Http2ServerUpgradeCodecTest CleartextHttp2ServerUpgradeHandlerTest DataCompressionHttp2Test Http2FrameCodecTest
+tests="DefaultHttp2FrameReaderTest DefaultHttp2FrameWriterTest Http2FrameRoundtripTest Http2ConnectionRoundtripTest
+  InboundHttp2ToHttpAdapterTest Http2ServerUpgradeCodecTest CleartextHttp2ServerUpgradeHandlerTest DataCompressionHttp2Test Http2FrameCodecTest
   Http2MultiplexTest Http2MultiplexHandlerTest Http2MultiplexTransportTest Http2StreamChannelBootstrapTest
   Http2MultiplexHandlerClientUpgradeTest DefaultHttp2PushPromiseFrameTest Http2ClientUpgradeCodecTest Http2ConnectionHandlerTest
   Http2ControlFrameLimitEncoderTest Http2MaxRstFrameLimitEncoderTest StreamBufferingEncoderTest"
 reader=io.pooledh2.codec.PooledHttp2FrameReader
+writer=io.pooledh2.codec.PooledHttp2FrameWriter
 handler=io.pooledh2.codec.PooledHttp2ConnectionHandlerBuilder
 codec=io.pooledh2.codec.PooledHttp2FrameCodecBuilder
 strict=
@@ -37,8 +40,10 @@ fi
 
 git -C "$netty" rev-parse --verify -q HEAD > /dev/null || { echo "netty-tests: $netty is not a git clone"; exit 1; }
 echo "netty-tests: Netty's tests from $(git -C "$netty" describe --tags HEAD 2>/dev/null || git -C "$netty" rev-parse HEAD)"
-(cd "$root" && mvn -B -q install -pl codec -am -DskipTests)
+netty_version=${NETTY_VERSION:-4.2.20.Final}
+(cd "$root" && mvn -B -q package -pl codec -am -DskipTests)
 version=$(grep -m1 -o '<version>[^<]*' "$root/pom.xml" | sed 's/<version>//')
+codec_jar=$root/codec/target/pooledh2-codec-$version.jar
 
 setup() {
   local dir=$work/$1 tests_dir
@@ -53,11 +58,12 @@ setup() {
     <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
   </properties>
   <dependencyManagement><dependencies>
-    <dependency><groupId>io.netty</groupId><artifactId>netty-bom</artifactId><version>4.2.20.Final</version><type>pom</type><scope>import</scope></dependency>
+    <dependency><groupId>io.netty</groupId><artifactId>netty-bom</artifactId><version>$netty_version</version><type>pom</type><scope>import</scope></dependency>
     <dependency><groupId>org.junit</groupId><artifactId>junit-bom</artifactId><version>6.0.3</version><type>pom</type><scope>import</scope></dependency>
   </dependencies></dependencyManagement>
   <dependencies>
-    <dependency><groupId>io.pooledh2</groupId><artifactId>pooledh2-codec</artifactId><version>$version</version></dependency>
+    <dependency><groupId>io.pooledh2</groupId><artifactId>pooledh2-codec</artifactId><version>$version</version>
+      <scope>system</scope><systemPath>$codec_jar</systemPath></dependency>
     <dependency><groupId>io.netty</groupId><artifactId>netty-codec-http2</artifactId></dependency>
     <dependency><groupId>io.netty</groupId><artifactId>netty-handler</artifactId></dependency>
     <dependency><groupId>io.netty</groupId><artifactId>netty-pkitesting</artifactId></dependency>
@@ -85,6 +91,8 @@ EOF
   if [ "$1" = pooled ]; then
     sed -i -e "s/new DefaultHttp2FrameReader(/new $reader(/g" \
       -e "s/private DefaultHttp2FrameReader frameReader/private $reader frameReader/" \
+      -e "s/new DefaultHttp2FrameWriter(/new $writer(/g" \
+      -e "s/private DefaultHttp2FrameWriter frameWriter/private $writer frameWriter/" \
       -e "s/new Http2ConnectionHandlerBuilder()/new $handler()$strict/g" \
       -e "s/Http2FrameCodecBuilder\.forServer()/$codec.forServer()/g" \
       -e "s/Http2FrameCodecBuilder\.forClient()/$codec.forClient()/g" \
