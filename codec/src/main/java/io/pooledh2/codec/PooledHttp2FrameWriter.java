@@ -58,10 +58,13 @@ import static io.netty.handler.codec.http2.Http2FrameTypes.WINDOW_UPDATE;
  * behaviour is Netty's to define or differs between Netty versions, go to a {@code DefaultHttp2FrameWriter}
  * inside it that shares its HPACK encoder and max frame size: invalid arguments; a promise that
  * {@code ctx.write} would refuse or treat unlike Netty's own aggregate promise (one already done, of another
- * channel, the close future, a void or a progressive promise); padded DATA larger than the copy threshold; GOAWAY debug data larger than a
- * frame; SETTINGS with entries other than the six of RFC 9113 or in an order other than theirs;
- * unknown frame types ({@link #writeFrame}). A header block that needs CONTINUATION frames is copied once into
- * a buffer of the whole frame sequence.
+ * channel, the close future, a void or a progressive promise); padded DATA larger than the copy threshold;
+ * GOAWAY debug data larger than a frame; SETTINGS with entries other than the six of RFC 9113 or in an order
+ * other than theirs; unknown frame types ({@link #writeFrame}). A header block that needs CONTINUATION frames
+ * is copied once into a buffer of the whole frame sequence.
+ *
+ * <p>A copied payload is released during the call, where Netty's writer leaves it to the channel to release
+ * once written: the caller must not use a buffer after handing over its last reference, with either writer.
  *
  * <p>Like Netty's writer, an instance belongs to one connection and is not thread-safe.
  */
@@ -69,11 +72,13 @@ public class PooledHttp2FrameWriter
         implements Http2FrameWriter, Http2FrameSizePolicy, Http2FrameWriter.Configuration {
 
     /**
-     * The largest DATA payload copied next to its frame header. Copying costs a memory copy; writing the payload
-     * as it is costs a second write, its promise and, at the socket, the payload's NIO view when it is a derived
-     * buffer. Measured with {@code FrameWriteBenchmark}: see the benchmarks doc.
+     * The largest DATA payload copied next to its frame header. Copying costs a memory copy that grows with the
+     * payload; writing it as it is costs about the same at any size: a second write, the aggregate promise and, at
+     * the socket, an NIO view when the payload is a derived buffer. Measured with {@code FrameWriteBenchmark}
+     * (the benchmarks doc): copying took no longer up to 6 KiB, for a buffer of its own and for a slice; at 8 KiB
+     * the payload as it is was faster for a buffer, and from 10 KiB for both.
      */
-    static final int DATA_COPY_THRESHOLD = 4096;
+    static final int DATA_COPY_THRESHOLD = 6144;
     /** What Netty's writer allocates for a header block before it knows the block's size. */
     private static final int HEADER_BLOCK_INITIAL_CAPACITY = 256;
     /** The six settings of RFC 9113, the keys of a SETTINGS frame written here. */
@@ -144,7 +149,7 @@ public class PooledHttp2FrameWriter
             return netty.writeData(ctx, streamId, data, padding, endStream, promise);
         }
         int length = data.readableBytes();
-        if (length <= DATA_COPY_THRESHOLD) {
+        if (length <= DATA_COPY_THRESHOLD && length + padding < maxFrameSize) {
             return writeCopiedData(ctx, streamId, data, length, padding, endStream, promise);
         }
         if (padding != 0) {
@@ -153,10 +158,7 @@ public class PooledHttp2FrameWriter
         return writeDataAsIs(ctx, streamId, data, length, endStream, promise);
     }
 
-    /**
-     * One frame, as Netty writes a payload this small with this padding: the threshold is far enough below the
-     * smallest max frame size that the padding always fits in the same frame.
-     */
+    /** One frame: Netty puts a payload and its padding in one frame when they leave a byte of the frame free. */
     private ChannelFuture writeCopiedData(ChannelHandlerContext ctx, int streamId, ByteBuf data, int length,
                                           int padding, boolean endStream, ChannelPromise promise) {
         ByteBuf buf = null;
