@@ -29,6 +29,11 @@ VARIANT_PARAMS = ("reader", "stack")
 ZERO_TARGET_FRAMES = ("DATA_1K", "DATA_16K", "WINDOW_UPDATE", "PING", "SETTINGS_ACK", "RST_STREAM", "PRIORITY",
                       "GOAWAY")
 ZERO_BYTES = 1.0
+# Issue 55: header blocks on the frame API and with listenerKeepsNothing at most this share of stock's B/op.
+HEADER_FRAMES_TENTH = ("HEADERS_10", "HEADERS_100", "HEADERS_CONTINUATION", "HEADERS_100_TABLE_OVERFLOW")
+HEADER_BYTES_SHARE = 0.1
+# Issue 55: HEADERS_NEW_IDS over HEADERS_SAME_IDS at most the two new values' lengths (36 and 55) + 64 B each.
+NEW_IDS_LIMIT = 36 + 64 + 55 + 64
 
 
 def metric(result, name):
@@ -181,7 +186,7 @@ def time_verdict(stock, pooled):
 
 
 def targets(pairs):
-    """Issue 10's targets, one line each: (target, benchmark, measured, verdict)."""
+    """Issue 10's and issue 55's targets, one line each: (target, benchmark, measured, verdict)."""
     rows = []
     for stock, pooled in pairs:
         frame = pooled.params.get("frame") or ""
@@ -191,6 +196,18 @@ def targets(pairs):
         if pooled.path in ("Frame", "ListenerKeepsNothing") and not (frame.startswith("HEADERS") or frame == "MIXED"):
             rows.append(("0 B/op (non-header frame)", pooled.label(), "%s B/op" % fmt_bytes(pooled.bytes),
                          "met" if pooled.bytes < ZERO_BYTES else "missed"))
+        if pooled.path in ("Frame", "ListenerKeepsNothing") and frame in HEADER_FRAMES_TENTH:
+            rows.append(("B/op at most %.1f x stock" % HEADER_BYTES_SHARE, pooled.label(),
+                         "%s vs %s B/op" % (fmt_bytes(pooled.bytes), fmt_bytes(stock.bytes)),
+                         "met" if pooled.bytes <= HEADER_BYTES_SHARE * stock.bytes else "missed"))
+        if pooled.path in ("Frame", "ListenerKeepsNothing") and frame == "HEADERS_NEW_IDS":
+            same = [p for _, p in pairs if p.cls == pooled.cls and p.path == pooled.path
+                    and p.params.get("frame") == "HEADERS_SAME_IDS"]
+            if same:
+                extra = pooled.bytes - same[0].bytes
+                rows.append(("two new values: at most %d B over HEADERS_SAME_IDS" % NEW_IDS_LIMIT, pooled.label(),
+                             "%s B/op over %s" % (fmt_bytes(extra), fmt_bytes(same[0].bytes)),
+                             "met" if extra <= NEW_IDS_LIMIT else "missed"))
         if pooled.path == "Listener":
             rows.append(("B/op at most stock's", pooled.label(),
                          "%s vs %s B/op" % (fmt_bytes(pooled.bytes), fmt_bytes(stock.bytes)),

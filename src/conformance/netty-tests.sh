@@ -6,15 +6,18 @@
 #
 # NETTY_GIT: a clone of github.com/netty/netty (work tree or bare), branch 4.2; the tests are read from its HEAD
 # with `git show` into a scratch Maven project under target/netty-tests/, never into this repository. They run
-# against Netty $NETTY_VERSION (default 4.2.20.Final) and the pooled codec's jar built from this checkout against
-# the default Netty (used from codec/target, not installed). A report, not a gate: it exits 0 once the runs finish and prints, per test
-# class and variant, the counts and the failing tests. Needs Maven Central for Mockito, AssertJ and the
-# compression codecs.
+# against Netty $NETTY_VERSION (default 4.2.20.Final) and the pooled codec jar built from this checkout against the
+# default Netty (codec/target, not installed into ~/.m2). A report, not a gate: it exits 0 once the runs finish and
+# prints, per test class and variant, the counts and the failing tests. Needs Maven Central for Mockito, AssertJ and
+# the compression codecs. TESTS="A B" runs only those of the test classes below.
 #
 # The swaps (pooled variant): new DefaultHttp2FrameReader(..) -> new PooledHttp2FrameReader(..);
 # new DefaultHttp2FrameWriter(..) -> new PooledHttp2FrameWriter(..) (DefaultHttp2FrameWriterTest's field too);
 # new Http2ConnectionHandlerBuilder() -> new PooledHttp2ConnectionHandlerBuilder();
-# Http2FrameCodecBuilder.forServer()/forClient()/new Http2FrameCodecBuilder(true) -> PooledHttp2FrameCodecBuilder's.
+# Http2FrameCodecBuilder.forServer()/forClient()/new Http2FrameCodecBuilder(true) -> PooledHttp2FrameCodecBuilder's;
+# in the two header decoder tests (DefaultHttp2HeadersDecoderTest, Http2HeaderBlockIOTest)
+# new DefaultHttp2HeadersDecoder(..) -> new PooledHttp2HeadersDecoder(..) (elsewhere the tests use a package-private
+# constructor of Netty's that takes its HpackDecoder).
 # STRICT=false adds .strictStreamStates(false) to the connection handler builders (Netty's exact behaviour).
 set -euo pipefail
 
@@ -28,7 +31,11 @@ tests="DefaultHttp2FrameReaderTest DefaultHttp2FrameWriterTest Http2FrameRoundtr
   InboundHttp2ToHttpAdapterTest Http2ServerUpgradeCodecTest CleartextHttp2ServerUpgradeHandlerTest DataCompressionHttp2Test Http2FrameCodecTest
   Http2MultiplexTest Http2MultiplexHandlerTest Http2MultiplexTransportTest Http2StreamChannelBootstrapTest
   Http2MultiplexHandlerClientUpgradeTest DefaultHttp2PushPromiseFrameTest Http2ClientUpgradeCodecTest Http2ConnectionHandlerTest
-  Http2ControlFrameLimitEncoderTest Http2MaxRstFrameLimitEncoderTest StreamBufferingEncoderTest"
+  Http2ControlFrameLimitEncoderTest Http2MaxRstFrameLimitEncoderTest StreamBufferingEncoderTest
+  DefaultHttp2HeadersDecoderTest Http2HeaderBlockIOTest"
+tests=${TESTS:-$tests}
+headers_decoder_tests="DefaultHttp2HeadersDecoderTest Http2HeaderBlockIOTest"
+headers_decoder=io.pooledh2.codec.PooledHttp2HeadersDecoder
 reader=io.pooledh2.codec.PooledHttp2FrameReader
 writer=io.pooledh2.codec.PooledHttp2FrameWriter
 handler=io.pooledh2.codec.PooledHttp2ConnectionHandlerBuilder
@@ -44,6 +51,7 @@ netty_version=${NETTY_VERSION:-4.2.20.Final}
 (cd "$root" && mvn -B -q package -pl codec -am -DskipTests)
 version=$(grep -m1 -o '<version>[^<]*' "$root/pom.xml" | sed 's/<version>//')
 codec_jar=$root/codec/target/pooledh2-codec-$version.jar
+[ -f "$codec_jar" ] || { echo "netty-tests: $codec_jar missing"; exit 1; }
 
 setup() {
   local dir=$work/$1 tests_dir
@@ -100,6 +108,11 @@ EOF
       -e "s/import static io.netty.handler.codec.http2.Http2FrameCodecBuilder.forClient;/import static $codec.forClient;/" \
       -e "s/import static io.netty.handler.codec.http2.Http2FrameCodecBuilder.forServer;/import static $codec.forServer;/" \
       "$tests_dir"/*.java
+    for f in $headers_decoder_tests; do
+      if [ -f "$tests_dir/$f.java" ]; then
+        sed -i "s/new DefaultHttp2HeadersDecoder(/new $headers_decoder(/g" "$tests_dir/$f.java"
+      fi
+    done
   fi
 }
 

@@ -8,6 +8,11 @@
 #
 #   src/fuzz/run.sh [--writer] MINUTES                 fresh seeds for MINUTES (decimals allowed: 0.33 is 20 s)
 #   src/fuzz/run.sh [--writer] --seed S [--cases N]    replays seed S, its first N cases (as printed with a divergence)
+#   src/fuzz/run.sh --hpack MINUTES|--blocks N|--seed S
+#                                           the HPACK decoder instead: PooledHttp2HeadersDecoder against Netty's
+#                                           DefaultHttp2HeadersDecoder on header block sequences from Netty's
+#                                           encoder, plus corrupted ones (HpackDifferential's cases, run by
+#                                           HpackDifferentialFuzz); fresh seeds for MINUTES or until N blocks
 #
 # Prints inputs per second, divergences and leaks every 10 s and at the end, with the seed of every divergence
 # and the seeds run before any leak report. Exits 1 on any divergence or leak. Runs under paranoid leak
@@ -22,10 +27,18 @@ if [ "${1:-}" = "--writer" ]; then
   shift
 fi
 if [ $# -eq 0 ]; then
-  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
-if [ "$1" = "--seed" ]; then
+main=io.pooledh2.codec.DifferentialFuzz
+if [ "$1" = "--hpack" ]; then
+  main=io.pooledh2.codec.HpackDifferentialFuzz
+  shift
+  case "${1:-}" in
+    --blocks|--seed) args=("$@") ;;
+    *) args=(--minutes "${1:?usage: run.sh --hpack MINUTES|--blocks N|--seed S}") ;;
+  esac
+elif [ "$1" = "--seed" ]; then
   args=("${mode[@]}" "$@")
 else
   args=("${mode[@]}" --minutes "$1")
@@ -45,14 +58,14 @@ jvms=${FUZZ_JVMS:-1}
 if [ "$jvms" -le 1 ] || [ "$1" = "--seed" ]; then
   # shellcheck disable=SC2086
   exec java ${JAVA_OPTS:-} -Dio.netty.leakDetection.level="${FUZZ_LEAK_LEVEL:-paranoid}" -cp "$cp" \
-    io.pooledh2.codec.DifferentialFuzz "${args[@]}"
+    "$main" "${args[@]}"
 fi
 # FUZZ_JVMS=N: N JVMs side by side, each with its own fresh seeds (one per core), then the totals.
 pids=()
 for i in $(seq 1 "$jvms"); do
   # shellcheck disable=SC2086
   java ${JAVA_OPTS:-} -Dio.netty.leakDetection.level="${FUZZ_LEAK_LEVEL:-paranoid}" -cp "$cp" \
-    io.pooledh2.codec.DifferentialFuzz "${args[@]}" > "$out/fuzz-$i.log" 2>&1 &
+    "$main" "${args[@]}" > "$out/fuzz-$i.log" 2>&1 &
   pids+=($!)
 done
 status=0

@@ -80,7 +80,8 @@ final class DecoderFloodLimits extends DecoratingHttp2ConnectionDecoder implemen
         emptyDataFrames = 0;
         emptyDataViolationDetected = false;
         receivedRstInWindow = 0;
-        lastRstFrameNano = Ticker.systemTicker().nanoTime() - nanosPerWindow;
+        // From Netty 4.2.16 the first window starts at the first RST_STREAM; before, when the listener was set.
+        lastRstFrameNano = Ticker.systemTicker().nanoTime() - (NettyApi.NETTY_4_2_16 ? nanosPerWindow : 0);
         super.frameListener(listener == null ? null : this);
     }
 

@@ -53,6 +53,8 @@ final class PooledConnectionAssembly {
     private Integer maxEncodedRstFrames;
     private int encodedRstSeconds = DEFAULT_RST_SECONDS_PER_WINDOW;
     private Boolean encoderIgnoreMaxHeaderListSize;
+    // Netty's getter for it exists from 4.2.16 on only.
+    private boolean validateRequiredPseudoHeaders;
 
     void paranoid(boolean paranoid) {
         this.paranoid = paranoid;
@@ -76,6 +78,10 @@ final class PooledConnectionAssembly {
         encodedRstSeconds = secondsPerWindow;
     }
 
+    void validateRequiredPseudoHeaders(boolean validateRequiredPseudoHeaders) {
+        this.validateRequiredPseudoHeaders = validateRequiredPseudoHeaders;
+    }
+
     void encoderIgnoreMaxHeaderListSize(boolean ignoreMaxHeaderListSize) {
         encoderIgnoreMaxHeaderListSize = ignoreMaxHeaderListSize;
     }
@@ -88,7 +94,6 @@ final class PooledConnectionAssembly {
         Http2Connection connection;
         Http2Settings initialSettings;
         boolean validateHeaders;
-        boolean validateRequiredPseudoHeaders;
         boolean autoAckSettings;
         boolean autoAckPing;
         int maxSmallContinuationFrames;
@@ -149,11 +154,10 @@ final class PooledConnectionAssembly {
             // Outside the logger, so that a frame the checks refuse is still logged as it arrived.
             frameReader = new StreamStateChecks(frameReader, reader, connection);
         }
-        Http2ConnectionDecoder decoder = DecoderFloodLimits.wrap(new DefaultHttp2ConnectionDecoder(connection, encoder,
-                        frameReader, netty.promisedRequestVerifier, netty.autoAckSettings, netty.autoAckPing,
-                        netty.validateHeaders, netty.validateRequiredPseudoHeaders),
-                netty.maxConsecutiveEmptyDataFrames, nettyTest ? 0 : rstLimit(maxDecodedRstFrames, netty.server),
-                decodedRstSeconds);
+        Http2ConnectionDecoder decoder = DecoderFloodLimits.wrap(NettyApi.newDecoder(connection, encoder, frameReader,
+                        netty.promisedRequestVerifier, netty.autoAckSettings, netty.autoAckPing, netty.validateHeaders,
+                        validateRequiredPseudoHeaders), netty.maxConsecutiveEmptyDataFrames,
+                nettyTest ? 0 : rstLimit(maxDecodedRstFrames, netty.server), decodedRstSeconds);
         T handler;
         try {
             handler = factory.create(decoder, encoder, netty.initialSettings, reader);

@@ -14,6 +14,9 @@ import io.netty.handler.codec.http2.Http2FrameLogger;
 import io.netty.handler.codec.http2.Http2HeadersEncoder;
 import io.netty.handler.codec.http2.Http2Settings;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+
 /**
  * Builds an {@link Http2ConnectionHandler} for an {@link Http2FrameListener} (the grpc-java and Vert.x style)
  * whose decoder reads with {@link PooledHttp2FrameReader}. Use it where Netty's
@@ -24,6 +27,11 @@ import io.netty.handler.codec.http2.Http2Settings;
  */
 public final class PooledHttp2ConnectionHandlerBuilder
         extends AbstractHttp2ConnectionHandlerBuilder<Http2ConnectionHandler, PooledHttp2ConnectionHandlerBuilder> {
+
+    /** Netty's {@code validateRequiredPseudoHeaders(boolean)}, from 4.2.16 on; {@code null} before. */
+    private static final MethodHandle SUPER_VALIDATE_REQUIRED_PSEUDO_HEADERS =
+            NettyApi.superMethod(MethodHandles.lookup(), AbstractHttp2ConnectionHandlerBuilder.class,
+                    "validateRequiredPseudoHeaders", AbstractHttp2ConnectionHandlerBuilder.class, boolean.class);
 
     private final PooledConnectionAssembly assembly = new PooledConnectionAssembly();
 
@@ -99,9 +107,28 @@ public final class PooledHttp2ConnectionHandlerBuilder
         return super.validateHeaders(validateHeaders);
     }
 
-    @Override
+    /**
+     * As on Netty's builder, which has this option from Netty 4.2.16 on. On an older Netty, {@code true} throws
+     * {@link UnsupportedOperationException} at once and {@code false}, that Netty's only behaviour, is accepted.
+     *
+     * @see #isValidateRequiredPseudoHeadersSupported()
+     */
     public PooledHttp2ConnectionHandlerBuilder validateRequiredPseudoHeaders(boolean validateRequiredPseudoHeaders) {
-        return super.validateRequiredPseudoHeaders(validateRequiredPseudoHeaders);
+        if (SUPER_VALIDATE_REQUIRED_PSEUDO_HEADERS != null) {
+            NettyApi.invokeSetter(SUPER_VALIDATE_REQUIRED_PSEUDO_HEADERS, this, validateRequiredPseudoHeaders);
+        } else if (validateRequiredPseudoHeaders) {
+            throw NettyApi.unsupported("validateRequiredPseudoHeaders(true)", "4.2.16.Final");
+        }
+        assembly.validateRequiredPseudoHeaders(validateRequiredPseudoHeaders);
+        return this;
+    }
+
+    /**
+     * Whether the Netty on the class path can validate required pseudo-headers (Netty 4.2.16 or newer), so that
+     * {@link #validateRequiredPseudoHeaders(boolean) validateRequiredPseudoHeaders(true)} can be set.
+     */
+    public static boolean isValidateRequiredPseudoHeadersSupported() {
+        return SUPER_VALIDATE_REQUIRED_PSEUDO_HEADERS != null;
     }
 
     @Override
@@ -228,7 +255,6 @@ public final class PooledHttp2ConnectionHandlerBuilder
         netty.connection = connection();
         netty.initialSettings = initialSettings();
         netty.validateHeaders = isValidateHeaders();
-        netty.validateRequiredPseudoHeaders = isValidateRequiredPseudoHeaders();
         netty.autoAckSettings = isAutoAckSettingsFrame();
         netty.autoAckPing = isAutoAckPingFrame();
         netty.maxSmallContinuationFrames = decoderEnforceMaxSmallContinuationFrames();

@@ -12,6 +12,9 @@ import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+
 import java.lang.reflect.Field;
 
 /**
@@ -36,6 +39,11 @@ public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
      * reflection (the module path), where nothing outside Netty's package can set it anyway.
      */
     private static final Field NETTY_FRAME_WRITER = nettyFrameWriterField();
+
+    /** Netty's {@code validateRequiredPseudoHeaders(boolean)}, from 4.2.16 on; {@code null} before. */
+    private static final MethodHandle SUPER_VALIDATE_REQUIRED_PSEUDO_HEADERS =
+            NettyApi.superMethod(MethodHandles.lookup(), Http2FrameCodecBuilder.class,
+                    "validateRequiredPseudoHeaders", Http2FrameCodecBuilder.class, boolean.class);
 
     private final PooledConnectionAssembly assembly = new PooledConnectionAssembly();
 
@@ -111,10 +119,28 @@ public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
         return this;
     }
 
-    @Override
+    /**
+     * As on Netty's builder, which has this option from Netty 4.2.16 on. On an older Netty, {@code true} throws
+     * {@link UnsupportedOperationException} at once and {@code false}, that Netty's only behaviour, is accepted.
+     *
+     * @see #isValidateRequiredPseudoHeadersSupported()
+     */
     public PooledHttp2FrameCodecBuilder validateRequiredPseudoHeaders(boolean validateRequiredPseudoHeaders) {
-        super.validateRequiredPseudoHeaders(validateRequiredPseudoHeaders);
+        if (SUPER_VALIDATE_REQUIRED_PSEUDO_HEADERS != null) {
+            NettyApi.invokeSetter(SUPER_VALIDATE_REQUIRED_PSEUDO_HEADERS, this, validateRequiredPseudoHeaders);
+        } else if (validateRequiredPseudoHeaders) {
+            throw NettyApi.unsupported("validateRequiredPseudoHeaders(true)", "4.2.16.Final");
+        }
+        assembly.validateRequiredPseudoHeaders(validateRequiredPseudoHeaders);
         return this;
+    }
+
+    /**
+     * Whether the Netty on the class path can validate required pseudo-headers (Netty 4.2.16 or newer), so that
+     * {@link #validateRequiredPseudoHeaders(boolean) validateRequiredPseudoHeaders(true)} can be set.
+     */
+    public static boolean isValidateRequiredPseudoHeadersSupported() {
+        return SUPER_VALIDATE_REQUIRED_PSEUDO_HEADERS != null;
     }
 
     @Override
@@ -228,7 +254,6 @@ public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
         netty.connection = connection();
         netty.initialSettings = initialSettings();
         netty.validateHeaders = isValidateHeaders();
-        netty.validateRequiredPseudoHeaders = isValidateRequiredPseudoHeaders();
         netty.autoAckSettings = isAutoAckSettingsFrame();
         netty.autoAckPing = isAutoAckPingFrame();
         netty.maxSmallContinuationFrames = decoderEnforceMaxSmallContinuationFrames();

@@ -663,7 +663,10 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     }
 
     private void verifyPushPromiseFrame() throws Http2Exception {
-        verifyAssociatedWithAStream();
+        if (NettyApi.NETTY_4_2_16) {
+            // Netty's reader refuses a PUSH_PROMISE on stream 0 from 4.2.16 on; before, it passes it on.
+            verifyAssociatedWithAStream();
+        }
         verifyNotProcessingHeaders();
         if (payloadLength < paddingFieldLength() + INT_FIELD_LENGTH) {
             throw connectionError(FRAME_SIZE_ERROR,
@@ -885,9 +888,6 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         }
         if (!endOfHeaders) {
             return;
-        }
-        if (pooledDecoder != null) {
-            pooledDecoder.blockDecoded(headers);
         }
         HeaderBlockFrame frame = headerBlockFrame;
         headerBlockFrame = null;

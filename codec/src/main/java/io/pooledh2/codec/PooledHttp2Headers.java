@@ -42,14 +42,18 @@ import static io.netty.handler.codec.http2.Http2Headers.PseudoHeaderName.hasPseu
  * ({@link AsciiString#CASE_SENSITIVE_HASHER}), {@code get} answers the first value, {@code valueIterator}
  * answers newest first, the entry iterator is read-only, and with validation the same validators
  * ({@link DefaultHttp2Headers#defaultHtt2NameValidator()}, {@link DefaultHttp2Headers#defaultHttp2ValueValidator()})
- * and the same pseudo-header checks throw the same exceptions; an {@code AsciiString} instance that already passed
- * a validator on this thread is not put through it again ({@link ValidatedHeaderStrings}). Not thread-safe.
+ * and the same pseudo-header checks throw the same exceptions; the HPACK decoder skips a validator for a string it
+ * knows passed it ({@link #addDecoded}). Not thread-safe.
  */
 final class PooledHttp2Headers implements Http2Headers {
 
     /** Kept arrays hold at most this many entries; larger ones are given up when the instance is recycled. */
     static final int MAX_KEPT_CAPACITY = 128;
     private static final int DEFAULT_CAPACITY = 16;
+    /** A string known to pass Netty's HTTP/2 name validator ({@link #addDecoded}). */
+    static final int NAME_VALID = 1;
+    /** A string known to pass Netty's HTTP/2 value validator. */
+    static final int VALUE_VALID = 2;
     /** {@code DefaultHeaders.HASH_CODE_SEED}, so that equal headers of both classes hash alike. */
     private static final int HASH_CODE_SEED = 0xc2b2ae35;
     private static final CharSequenceValueConverter CONVERTER = CharSequenceValueConverter.INSTANCE;
@@ -72,14 +76,6 @@ final class PooledHttp2Headers implements Http2Headers {
     private int pseudoCount;
     private boolean validate;
     private boolean validateValues;
-    /** The creating thread's table of strings that passed the validators: see {@link #validateName}. */
-    private final ValidatedHeaderStrings validated = ValidatedHeaderStrings.forThread();
-    /** Whether this block consults {@link #validated}, and the decoder's key into it. */
-    private boolean lookUpValidated;
-    private int validatedSalt;
-    /** This block's lookups in {@link #validated}, and how many found the string: the decoder's measure of it. */
-    int validatedLookups;
-    int validatedHits;
     /**
      * The iterator's entries, one per index, once the container has been recycled with its frame: Netty's decoder
      * walks every block's headers ({@code validatePseudoHeadersDirection}), and so do consumers that convert or copy
@@ -116,17 +112,6 @@ final class PooledHttp2Headers implements Http2Headers {
     void prepare(boolean validate, boolean validateValues) {
         this.validate = validate;
         this.validateValues = validateValues;
-    }
-
-    /**
-     * Whether the next block looks its strings up in the thread's table of validated strings, under the
-     * connection's {@code salt}; and resets the block's counts.
-     */
-    void lookUpValidated(boolean lookUp, int salt) {
-        lookUpValidated = lookUp;
-        validatedSalt = salt;
-        validatedLookups = 0;
-        validatedHits = 0;
     }
 
     /**
@@ -303,23 +288,17 @@ final class PooledHttp2Headers implements Http2Headers {
 
     // Validation, as DefaultHttp2Headers (and DefaultHeaders under it) does it
 
-    /**
-     * Validates as {@code DefaultHttp2Headers} does, except for a name the thread's table holds: that instance
-     * passed the same validator before, and an {@code AsciiString}'s content does not change. HPACK hands out
-     * the same instances block after block (its static table's, and its dynamic table's for as long as an entry
-     * stays there), and the validators are most of what a decoded header costs this class.
-     */
+    /** As {@code DefaultHttp2Headers} validates a name it adds ({@code forAdd}) or sets. */
     private void validateName(CharSequence name, boolean forAdd) {
         if (!validate) {
             ObjectUtil.checkNotNull(name, "name");
             return;
         }
-        if (!lookUpValidated || !foundValidatedName(name)) {
-            NAME_VALIDATOR.validateName(name);
-            if (lookUpValidated) {
-                validated.nameValidated(name, validatedSalt);
-            }
-        }
+        NAME_VALIDATOR.validateName(name);
+        checkPseudoHeaderName(name, forAdd);
+    }
+
+    private void checkPseudoHeaderName(CharSequence name, boolean forAdd) {
         if (forAdd && hasPseudoHeaderFormat(name) && indexOf(name, 0, pseudoCount) >= 0) {
             PlatformDependent.throwException(Http2Exception.connectionError(Http2Error.PROTOCOL_ERROR,
                     "Duplicate HTTP/2 pseudo-header '%s' encountered.", name));
@@ -328,40 +307,25 @@ final class PooledHttp2Headers implements Http2Headers {
 
     /** As {@link #validateName}, for a value. */
     private void validateValue(CharSequence name, CharSequence value) {
-        if (validate && validateValues) {
-            if (!lookUpValidated || !foundValidatedValue(value)) {
-                try {
-                    VALUE_VALIDATOR.validate(value);
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException("Validation failed for header '" + name + "'", e);
-                }
-                if (lookUpValidated) {
-                    validated.valueValidated(value, validatedSalt);
-                }
-            }
+        if (validateValues) {
+            validateValueContent(name, value);
         }
+        checkPseudoHeaderValue(name, value);
+    }
+
+    private static void validateValueContent(CharSequence name, CharSequence value) {
+        try {
+            VALUE_VALIDATOR.validate(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Validation failed for header '" + name + "'", e);
+        }
+    }
+
+    private void checkPseudoHeaderValue(CharSequence name, CharSequence value) {
         if (validate && (value == null || value.length() == 0) && hasPseudoHeaderFormat(name)) {
             PlatformDependent.throwException(Http2Exception.connectionError(Http2Error.PROTOCOL_ERROR,
                     "HTTP/2 pseudo-header '%s' must not be empty.", name));
         }
-    }
-
-    private boolean foundValidatedName(CharSequence name) {
-        validatedLookups++;
-        boolean found = validated.isValidatedName(name, validatedSalt);
-        if (found) {
-            validatedHits++;
-        }
-        return found;
-    }
-
-    private boolean foundValidatedValue(CharSequence value) {
-        validatedLookups++;
-        boolean found = validated.isValidatedValue(value, validatedSalt);
-        if (found) {
-            validatedHits++;
-        }
-        return found;
     }
 
     private static CharSequence fromObject(CharSequence name, Object value) {
@@ -888,7 +852,51 @@ final class PooledHttp2Headers implements Http2Headers {
 
     // Headers: writes
 
-    /** The decoder's path: one header, validated as {@code DefaultHttp2Headers.add} validates it. */
+    /**
+     * The HPACK decoder's add: as {@link #add(CharSequence, CharSequence)}, except that the name validator is not
+     * run for a name known to pass it ({@code valid} has {@link #NAME_VALID}), nor the value validator for a value
+     * known to pass it ({@link #VALUE_VALID}): the validators depend on a string's content only, and an
+     * {@code AsciiString}'s does not change. The checks that depend on the rest of the block (a duplicate or empty
+     * pseudo-header) run every time.
+     *
+     * @return {@code valid} with the validators that passed now
+     */
+    int addDecoded(AsciiString name, AsciiString value, int valid) {
+        if (validate) {
+            if ((valid & NAME_VALID) == 0) {
+                NAME_VALIDATOR.validateName(name);
+                valid |= NAME_VALID;
+            }
+            checkPseudoHeaderName(name, true);
+        }
+        // Values are validated with or without names, as in DefaultHttp2Headers.
+        if (validateValues && (valid & VALUE_VALID) == 0) {
+            validateValueContent(name, value);
+            valid |= VALUE_VALID;
+        }
+        checkPseudoHeaderValue(name, value);
+        append(name, value);
+        return valid;
+    }
+
+    /** Which of the validators {@code name} and {@code value} pass: {@link #NAME_VALID}, {@link #VALUE_VALID}. */
+    static int validity(AsciiString name, AsciiString value) {
+        int valid = 0;
+        try {
+            NAME_VALIDATOR.validateName(name);
+            valid |= NAME_VALID;
+        } catch (Exception e) {
+            // Not valid as a name (the validator throws an Http2Exception, unchecked by PlatformDependent).
+        }
+        try {
+            VALUE_VALIDATOR.validate(value);
+            valid |= VALUE_VALID;
+        } catch (Exception e) {
+            // Not valid as a value.
+        }
+        return valid;
+    }
+
     @Override
     public Http2Headers add(CharSequence name, CharSequence value) {
         validateName(name, true);
@@ -1271,7 +1279,10 @@ final class PooledHttp2Headers implements Http2Headers {
         }
     }
 
-    /** An entry as the iterator found it; {@code setValue} writes through, validated like the headers' own. */
+    /**
+     * An entry as the iterator found it; {@code setValue} writes through, validated like the headers' own where
+     * Netty's entries validate ({@link NettyApi#ENTRY_SET_VALUE_VALIDATES}).
+     */
     private final class Entry implements Map.Entry<CharSequence, CharSequence> {
         private final int index;
         private CharSequence name;
@@ -1311,11 +1322,13 @@ final class PooledHttp2Headers implements Http2Headers {
         @Override
         public CharSequence setValue(CharSequence value) {
             ObjectUtil.checkNotNull(value, "value");
-            try {
-                validateValue(name, value);
-            } catch (IllegalArgumentException e) {
-                // DefaultHeaders' entry wraps the already wrapped exception once more.
-                throw new IllegalArgumentException("Validation failed for header '" + name + "'", e);
+            if (NettyApi.ENTRY_SET_VALUE_VALIDATES) {
+                try {
+                    validateValue(name, value);
+                } catch (IllegalArgumentException e) {
+                    // DefaultHeaders' entry wraps the already wrapped exception once more.
+                    throw new IllegalArgumentException("Validation failed for header '" + name + "'", e);
+                }
             }
             CharSequence old = this.value;
             this.value = value;

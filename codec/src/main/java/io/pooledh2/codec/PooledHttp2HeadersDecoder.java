@@ -3,18 +3,30 @@
  */
 package io.pooledh2.codec;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersDecoder;
+import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Headers;
 
 import java.util.concurrent.ThreadLocalRandom;
 
+import static io.netty.handler.codec.http2.Http2Error.COMPRESSION_ERROR;
+import static io.netty.handler.codec.http2.Http2Exception.connectionError;
+
 /**
- * A {@link DefaultHttp2HeadersDecoder} that decodes into array-backed headers, which
- * {@link PooledHttp2FrameReader} recycles with the HEADERS or PUSH_PROMISE frame that owns them. HPACK, the
- * dynamic table, the header-list-size limits and every validation are Netty's: only the container differs,
- * and it validates what is added exactly as {@code DefaultHttp2Headers} does, except that a name or value that
- * is the very {@code AsciiString} instance that already passed the same validator on this thread (HPACK's
- * tables hand out the same instances block after block) is not validated again.
+ * A {@link DefaultHttp2HeadersDecoder} with an HPACK decoder of the library's own, which decodes into array-backed
+ * headers that {@link PooledHttp2FrameReader} recycles with the HEADERS or PUSH_PROMISE frame that owns them.
+ * Headers, dynamic table, header-list-size limits, validation and errors are Netty's, exception for exception; the
+ * settings and the validation switches go through Netty's own decoder, so they are those of the Netty on the
+ * class path. What differs is the garbage: a name or value this connection has decoded before is handed out again
+ * as the same {@code AsciiString} instance instead of a new copy, by index while HPACK's dynamic table holds it
+ * and, sent as a literal, after it left the table or when it came as a literal before (never-indexed fields are
+ * never remembered); the table keeps no object per entry; and a string known to have passed Netty's validators is
+ * not validated again.
+ *
+ * <p>Every name and value is an immutable {@code AsciiString}: it stays valid and unchanged after the frame that
+ * carried it is released, and may be kept. What a connection remembers is bounded: at most 512 strings and, with
+ * 16 bytes counted per string, no more than its header list size limit (capped at 64 KiB); see the README.
  *
  * <p>Give one to a reader's constructor to choose the limits yourself; the reader's other constructors and the
  * builders make one with Netty's defaults. Decoded outside a reader (a direct {@link #decodeHeaders} call) the
@@ -23,52 +35,47 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class PooledHttp2HeadersDecoder extends DefaultHttp2HeadersDecoder {
 
+    private static final float HEADERS_COUNT_WEIGHT_NEW = 1 / 5f;
+    private static final float HEADERS_COUNT_WEIGHT_HISTORICAL = 1 - HEADERS_COUNT_WEIGHT_NEW;
+
     /** The frame's headers to decode the next block into, set by the reader around one decode. */
     private PooledHttp2Headers target;
-    /**
-     * This connection's key into the thread's {@link ValidatedHeaderStrings}: each connection has its own HPACK
-     * dynamic table, so its own instances of the same content, and without a key of its own two connections
-     * sending the same header would evict each other's instance on every block.
-     */
-    private int validatedSalt = ThreadLocalRandom.current().nextInt();
-    /**
-     * Blocks in a row in which the thread's table found fewer than three in four of the strings looked up, or
-     * that did not look. Looking up a string that is not there (a literal HPACK did not index, an instance another
-     * connection evicted) costs its hash and a store; so from the third such block on, a block looks only every
-     * {@value #PROBE_EVERY} blocks (a probe, which remembers what it validates), and so does the block after a
-     * probe, which finds those strings if they came back. One block that finds enough and every block looks again.
-     */
-    private int unrewardedBlocks;
-    /**
-     * Rare, because a probe that finds nothing stores every string it validates into the long-lived table: a G1
-     * barrier each, and cards the next young collection scans. Probing one block in 64 cost a block of 104 literal
-     * headers 10% of its time over probing one in 1,024.
-     */
-    static final int PROBE_EVERY = 1024;
+    private final HpackBlockDecoder hpack =
+            new HpackBlockDecoder(super.maxHeaderListSize(), ThreadLocalRandom.current().nextInt());
+    /** As Netty's decoder, a moving average of the headers per block: the size of a new container. */
+    private float headerCountAverage = 8;
 
-    /** Like {@code new DefaultHttp2HeadersDecoder()}: validates names and values. */
+    /** Like {@code new DefaultHttp2HeadersDecoder()}: validates names (and values, from Netty 4.2.18). */
     public PooledHttp2HeadersDecoder() {
         super();
+        dropNettysTable();
     }
 
-    /** Like {@code new DefaultHttp2HeadersDecoder(validateHeaders)}: values validated as names are. */
+    /** Like {@code new DefaultHttp2HeadersDecoder(validateHeaders)} (values validated too from Netty 4.2.18). */
     public PooledHttp2HeadersDecoder(boolean validateHeaders) {
         super(validateHeaders);
+        dropNettysTable();
     }
 
     /** Like {@code new DefaultHttp2HeadersDecoder(validateHeaders, validateHeaderValues)}. */
     public PooledHttp2HeadersDecoder(boolean validateHeaders, boolean validateHeaderValues) {
         super(validateHeaders, validateHeaderValues);
+        dropNettysTable();
     }
 
-    /** Like {@code new DefaultHttp2HeadersDecoder(validateHeaders, maxHeaderListSize)}: values not validated. */
+    /**
+     * Like {@code new DefaultHttp2HeadersDecoder(validateHeaders, maxHeaderListSize)} (which validates values too from
+     * Netty 4.2.18).
+     */
     public PooledHttp2HeadersDecoder(boolean validateHeaders, long maxHeaderListSize) {
         super(validateHeaders, maxHeaderListSize);
+        dropNettysTable();
     }
 
     /** Like {@code new DefaultHttp2HeadersDecoder(validateHeaders, validateHeaderValues, maxHeaderListSize)}. */
     public PooledHttp2HeadersDecoder(boolean validateHeaders, boolean validateHeaderValues, long maxHeaderListSize) {
         super(validateHeaders, validateHeaderValues, maxHeaderListSize);
+        dropNettysTable();
     }
 
     /** The reader calls this just before decoding a block that will belong to the frame owning {@code headers}. */
@@ -78,7 +85,7 @@ public final class PooledHttp2HeadersDecoder extends DefaultHttp2HeadersDecoder 
 
     /** A new container, with the validation settings of this decoder, for a frame that has none yet. */
     PooledHttp2Headers newFrameHeaders() {
-        return new PooledHttp2Headers(validateHeaders(), validateHeaderValues(), numberOfHeadersGuess() << 1);
+        return new PooledHttp2Headers(validateHeaders(), validateHeaderValues(), (int) headerCountAverage << 1);
     }
 
     @Override
@@ -91,26 +98,59 @@ public final class PooledHttp2HeadersDecoder extends DefaultHttp2HeadersDecoder 
             headers.empty();
             headers.prepare(validateHeaders(), validateHeaderValues());
         }
-        headers.lookUpValidated(unrewardedBlocks < 2 || unrewardedBlocks == PROBE_EVERY + 1, validatedSalt);
         return headers;
     }
 
-    /** For tests: a chosen key instead of a random one. */
-    void validatedSalt(int salt) {
-        validatedSalt = salt;
+    @Override
+    public Http2Headers decodeHeaders(int streamId, ByteBuf headerBlock) throws Http2Exception {
+        try {
+            PooledHttp2Headers headers = (PooledHttp2Headers) newHeaders();
+            hpack.decode(streamId, headerBlock, headers, validateHeaders());
+            headerCountAverage = HEADERS_COUNT_WEIGHT_NEW * headers.size()
+                    + HEADERS_COUNT_WEIGHT_HISTORICAL * headerCountAverage;
+            return headers;
+        } catch (Http2Exception e) {
+            throw e;
+        } catch (Throwable e) {
+            // As Netty's decoder: anything else (a validator's IllegalArgumentException) is a connection error.
+            throw connectionError(COMPRESSION_ERROR, e, "Error decoding headers: %s", e.getMessage());
+        }
     }
 
-    /** The reader tells what a block decoded to: whether looking up validated strings paid. */
-    void blockDecoded(Http2Headers headers) {
-        if (headers instanceof PooledHttp2Headers) {
-            PooledHttp2Headers decoded = (PooledHttp2Headers) headers;
-            int lookups = decoded.validatedLookups;
-            if (lookups != 0 && decoded.validatedHits << 2 >= lookups * 3) {
-                unrewardedBlocks = 0;
-            } else {
-                // 0 and 1 look, 2 to PROBE_EVERY do not, PROBE_EVERY + 1 (the probe) does, then 1 again.
-                unrewardedBlocks = unrewardedBlocks == PROBE_EVERY + 1 ? 1 : unrewardedBlocks + 1;
-            }
+    /** Netty's decoder checks the size (its bounds are those of the Netty on the class path), then this one. */
+    @Override
+    public void maxHeaderTableSize(long max) throws Http2Exception {
+        super.maxHeaderTableSize(max);
+        dropNettysTable();
+        hpack.maxHeaderTableSize(max);
+    }
+
+    /**
+     * Netty's decoder, under this one, checks the settings but decodes nothing: its dynamic table is set to size 0,
+     * so that it keeps an empty array rather than one of 128 slots (536 bytes) per connection.
+     */
+    private void dropNettysTable() {
+        try {
+            super.maxHeaderTableSize(0);
+        } catch (Http2Exception e) {
+            throw new IllegalStateException("a table size of 0 is always valid", e);
         }
+    }
+
+    @Override
+    public long maxHeaderTableSize() {
+        return hpack.maxHeaderTableSize();
+    }
+
+    /** Netty's decoder checks the sizes (its bounds are those of the Netty on the class path), then this one. */
+    @Override
+    public void maxHeaderListSize(long max, long goAwayMax) throws Http2Exception {
+        super.maxHeaderListSize(max, goAwayMax);
+        hpack.maxHeaderListSize(super.maxHeaderListSize());
+    }
+
+    /** For tests. */
+    HpackBlockDecoder hpack() {
+        return hpack;
     }
 }

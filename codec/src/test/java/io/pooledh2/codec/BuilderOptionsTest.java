@@ -46,8 +46,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
  * byte, frame by frame) and what it hands the application must be the same. So that a builder that ignored the
  * option could not pass, each case also checks that the pooled end without the option behaves differently.
  * Options with tests of their own elsewhere (the flood limits, {@code encoderIgnoreMaxHeaderListSize},
- * {@code encoderEnforceMaxConcurrentStreams}, {@code validateRequiredPseudoHeaders}, {@code frameLogger},
- * {@code gracefulShutdownTimeoutMillis}) are not repeated here.
+ * {@code encoderEnforceMaxConcurrentStreams}, {@code frameLogger}, {@code gracefulShutdownTimeoutMillis}) are not
+ * repeated here; an option that needs a newer Netty is here when the class path has it
+ * ({@link NettyReleaseOptionsTest} covers the releases without it).
  */
 class BuilderOptionsTest {
 
@@ -124,8 +125,15 @@ class BuilderOptionsTest {
                             payload.release();
                             channel.writeInbound(in);
                         }));
+        List<Scenario> all = new ArrayList<>(scenarios);
+        if (NettyRelease.atLeast(16)) {
+            // Netty's builders have it from 4.2.16 on; NettyReleaseOptionsTest covers older releases.
+            all.add(new Scenario("validateRequiredPseudoHeaders(true): a request without :method is reset", true,
+                    new Option("validateRequiredPseudoHeaders", true), null,
+                    clientPreface(), inbound(BuilderOptionsTest::requestWithoutMethod)));
+        }
         List<Arguments> cases = new ArrayList<>();
-        for (Scenario scenario : scenarios) {
+        for (Scenario scenario : all) {
             for (Path path : Path.values()) {
                 cases.add(Arguments.of(path, scenario));
             }
@@ -143,7 +151,7 @@ class BuilderOptionsTest {
     }
 
     /** What the end did, in order: what it wrote after each step (as frames) and what reached the application. */
-    private static List<String> run(boolean pooled, Path path, Scenario scenario, boolean withOption)
+    static List<String> run(boolean pooled, Path path, Scenario scenario, boolean withOption)
             throws Exception {
         List<String> transcript = new ArrayList<>();
         // Registered once the handler is in, so that it writes its preface as on a real connection.
@@ -303,7 +311,7 @@ class BuilderOptionsTest {
     }
 
     /** A step with bytes from the peer. */
-    private static Step inbound(Consumer<ByteBuf> bytes) {
+    static Step inbound(Consumer<ByteBuf> bytes) {
         return (channel, handler, frames) -> {
             ByteBuf in = PooledByteBufAllocator.DEFAULT.buffer();
             bytes.accept(in);
@@ -312,7 +320,7 @@ class BuilderOptionsTest {
     }
 
     /** A client's preface and empty SETTINGS, and the ACK of the server's. */
-    private static Step clientPreface() {
+    static Step clientPreface() {
         return inbound(out -> {
             out.writeBytes(Http2CodecUtil.connectionPrefaceBuf());
             RawFrames.header(out, 0, 0x4, 0, 0);
@@ -350,6 +358,12 @@ class BuilderOptionsTest {
 
     private static byte[] request() {
         return RawFrames.literalBlock(":method", "GET", ":scheme", "http", ":authority", "a", ":path", "/");
+    }
+
+    /** A request on stream 1 with every pseudo-header but :method (RFC 9113 section 8.3.1 requires it). */
+    static void requestWithoutMethod(ByteBuf out) {
+        RawFrames.frame(out, 0x1, Http2Flags.END_HEADERS | Http2Flags.END_STREAM, 1,
+                RawFrames.literalBlock(":scheme", "http", ":authority", "a", ":path", "/"));
     }
 
     /** A request's header block in a HEADERS frame and three small CONTINUATION frames. */

@@ -804,9 +804,14 @@ class FrameReaderEquivalenceTest {
         cases.add(ReaderCase.named("PUSH_PROMISE then HEADERS before END_HEADERS")
                 .frames(pushPromise(3, 0, 6, parts.get(0)), headers(3, END_HEADERS, block))
                 .expect(conn(PROTOCOL_ERROR)));
-        cases.add(ReaderCase.named("PUSH_PROMISE on stream 0")
-                .frames(pushPromise(0, END_HEADERS, 2, block))
-                .expect(conn(PROTOCOL_ERROR)));
+        // Netty's reader refuses it from 4.2.16 on; before, it passes it on to its decoder.
+        cases.add(NettyRelease.atLeast(16)
+                ? ReaderCase.named("PUSH_PROMISE on stream 0")
+                        .frames(pushPromise(0, END_HEADERS, 2, block))
+                        .expect(conn(PROTOCOL_ERROR))
+                : ReaderCase.named("PUSH_PROMISE on stream 0")
+                        .frames(pushPromise(0, END_HEADERS, 2, block))
+                        .expect("PUSH_PROMISE s=0 promised=2 pad=0 [:").expectNoError());
         cases.add(ReaderCase.named("PUSH_PROMISE with 3 bytes")
                 .frames(frame(PUSH_PROMISE, END_HEADERS, 1, bytes(0, 0, 2)))
                 .expect(conn(FRAME_SIZE_ERROR)));

@@ -270,10 +270,16 @@ class HeadersContractTest {
         assertEquals("10", first.getValue().toString());
         assertEquals("10", h.get("a").toString());
         assertThrows(NullPointerException.class, () -> first.setValue(null));
-        IllegalArgumentException invalid = assertThrows(IllegalArgumentException.class,
-                () -> first.setValue("bad\nvalue"));
-        assertEquals("Validation failed for header 'a'", invalid.getMessage());
-        assertEquals(Arrays.asList("a=10", "b=2"), entries(h));
+        if (NettyRelease.atLeast(20)) {
+            IllegalArgumentException invalid = assertThrows(IllegalArgumentException.class,
+                    () -> first.setValue("bad\nvalue"));
+            assertEquals("Validation failed for header 'a'", invalid.getMessage());
+            assertEquals(Arrays.asList("a=10", "b=2"), entries(h));
+        } else {
+            // Netty's entries validate what is set through them from 4.2.20 on.
+            assertEquals("10", first.setValue("bad\nvalue").toString());
+            assertEquals(Arrays.asList("a=bad\nvalue", "b=2"), entries(h));
+        }
     }
 
     @ParameterizedTest
@@ -383,7 +389,10 @@ class HeadersContractTest {
         assertConnectionError("invalid header name [Upper]", () -> h.add("Upper", "v"));
         assertConnectionError("invalid header name [Upper]", () -> h.add(new AsciiString("Upper"), "v"));
         assertConnectionError("invalid header name [Upper]", () -> h.set("Upper", "v"));
-        assertConnectionError("invalid header name [sp ace]", () -> h.add("sp ace", "v"));
+        if (NettyRelease.atLeast(16)) {
+            // Netty's name validator checks the token grammar from 4.2.16 on.
+            assertConnectionError("invalid header name [sp ace]", () -> h.add("sp ace", "v"));
+        }
         assertConnectionError("empty headers are not allowed []", () -> h.add("", "v"));
         assertConnectionError("Invalid HTTP/2 pseudo-header ':foo' encountered.", () -> h.add(":foo", "v"));
         assertConnectionError("HTTP/2 pseudo-header ':path' must not be empty.", () -> h.add(":path", ""));
@@ -412,6 +421,12 @@ class HeadersContractTest {
         Http2Headers namesOnly = kind.create(true, false);
         namesOnly.add("a", "x\r\ny");
         assertEquals("x\r\ny", namesOnly.get("a").toString());
+
+        Http2Headers valuesOnly = kind.create(false, true);
+        valuesOnly.add("Upper", "v");
+        e = assertThrows(IllegalArgumentException.class, () -> valuesOnly.add("a", "x\r\ny"));
+        assertEquals("Validation failed for header 'a'", e.getMessage());
+        assertEquals(Arrays.asList("Upper=v"), entries(valuesOnly));
 
         Http2Headers none = kind.create(false, false);
         none.add("Upper", "v").add(":foo", "").add(":path", "/").add(":path", "/again");

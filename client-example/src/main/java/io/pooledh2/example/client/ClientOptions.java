@@ -50,6 +50,8 @@ public final class ClientOptions {
     long downloadSize = 65536;
     int frameSize = Http2CodecUtil.DEFAULT_MAX_FRAME_SIZE;
     boolean trailers = true;
+    /** Regular request headers added to every request, the same ones each time ({@link Exchange#extraHeaders}). */
+    int extraHeaders;
 
     @Option(names = "--stock", description = "the client on Netty's Http2FrameCodecBuilder instead of the pooled codec")
     boolean stockCodec;
@@ -134,6 +136,15 @@ public final class ClientOptions {
             + "checked on the echo)")
     void noTrailersOption(boolean on) {
         trailers = !on;
+    }
+
+    @Option(names = "--headers", paramLabel = "N", description = "N more request headers (x-app-setting-NN), the "
+            + "same on every request (default: 0; at most " + Exchange.MAX_EXTRA_HEADERS + ")")
+    void headersOption(int n) {
+        if (n < 0 || n > Exchange.MAX_EXTRA_HEADERS) {
+            throw bad("--headers", n + " is not in 0-" + Exchange.MAX_EXTRA_HEADERS);
+        }
+        extraHeaders = n;
     }
 
     @Option(names = "--paranoid", description = "pooled codec in paranoid mode (also -Dio.pooledh2.paranoid=true)")
@@ -250,6 +261,15 @@ public final class ClientOptions {
         return this;
     }
 
+    public ClientOptions extraHeaders(int extraHeaders) {
+        if (extraHeaders < 0 || extraHeaders > Exchange.MAX_EXTRA_HEADERS) {
+            throw new IllegalArgumentException("extra headers not in 0-" + Exchange.MAX_EXTRA_HEADERS + ": "
+                    + extraHeaders);
+        }
+        this.extraHeaders = extraHeaders;
+        return this;
+    }
+
     public ClientOptions stockCodec(boolean stockCodec) {
         this.stockCodec = stockCodec;
         return this;
@@ -288,6 +308,7 @@ public final class ClientOptions {
                         : minBodySize + "-" + maxBodySize + " B") + (trailers ? " + trailers" : "")
                 : route == Route.DOWNLOAD ? "GET /download?size=" + downloadSize
                 : "GET /hello";
+        what += extraHeaders > 0 ? ", " + extraHeaders + " more request headers" : "";
         String limit = (requests > 0 ? requests + " requests" : "")
                 + (requests > 0 && duration != null ? " or " : "")
                 + (duration != null ? duration.toMillis() / 1000.0 + " s" : "")

@@ -21,7 +21,8 @@ import java.util.function.ToDoubleFunction;
 /**
  * The demo: four example servers, Netty's codec and the pooled one, each on the {@link Pipeline#MULTIPLEX} and the
  * {@link Pipeline#FRAMES} pipeline, each in a JVM of its own ({@link ServerProcess}: same heap and collector for all)
- * on a free port; the same workload against each from this JVM (the client always on the pooled codec). A server
+ * on a free port; the same workloads against each from this JVM (the client always on the pooled codec): the echo,
+ * then the echo with 100 request headers that overflow HPACK's table, each on new connections. A server
  * alone in its JVM is measured alone: its garbage collections are its own, not the client's or another server's,
  * and the JIT compiles its codec without the other codec's classes at the same call sites. First a fixed warm-up on
  * every server, not measured, so that each JVM has compiled its server's code before anything counts; then
@@ -30,8 +31,8 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>Per server, over all measured rounds: requests per second; the bytes the server's event-loop threads
  * allocated per request; garbage collections and collection time per million requests, from the server JVM's
- * {@link GarbageCollectorMXBean}s; the latency percentiles of every request (HdrHistogram). The last line states
- * the pooled codec's difference on a metric only where every round agrees on its direction, "within noise"
+ * {@link GarbageCollectorMXBean}s; the latency percentiles of every request (HdrHistogram). A workload's last line
+ * states the pooled codec's difference on a metric only where every round agrees on its direction, "within noise"
  * otherwise.
  */
 final class Demo {
@@ -201,22 +202,30 @@ final class Demo {
                 .progress(false);
     }
 
+    /** The demo's workloads, one after the other on the same servers: the echo, then the echo with 100 headers. */
+    static List<ClientOptions> workloads() {
+        return List.of(workload(), workload().extraHeaders(Exchange.MAX_EXTRA_HEADERS));
+    }
+
     /**
      * Runs the demo and prints it to {@code out} (the servers' standard error goes to this JVM's); returns whether
      * every response of every run was right and no server reported a leak.
      */
     static boolean run(PrintStream out, Timing timing) throws Exception {
-        ClientOptions workload = workload();
+        List<ClientOptions> workloads = workloads();
         out.println("pooledh2 demo: the example server on Netty's codec and on the pooled codec, pipelines "
-                + "multiplex and frames, the same workload on each");
-        out.println("  workload: POST /echo, 1 KiB body + trailers, " + workload.connections + " connections x "
-                + workload.streams + " streams, every response checked; the client on the pooled codec for all");
-        out.println("  warm-up: " + timing.warmUpPasses + " pass(es) of " + seconds(timing.warmUpPass)
+                + "multiplex and frames, the same workloads on each");
+        ClientOptions first = workloads.get(0);
+        out.println("  workloads, one after the other: POST /echo, 1 KiB body + trailers, " + first.connections
+                + " connections x " + first.streams + " streams, every response checked; then the same with "
+                + Exchange.MAX_EXTRA_HEADERS + " more request headers, the same on every request (about 7 KB, "
+                + "more than HPACK's 4 KiB table holds); the client on the pooled codec for all");
+        out.println("  per workload, warm-up: " + timing.warmUpPasses + " pass(es) of " + seconds(timing.warmUpPass)
                 + " on every server, not measured; then " + timing.rounds + " measured round(s), each "
                 + timing.slices + " slice(s) of " + seconds(timing.slice) + " per server, the servers in turn "
                 + "(reversed every other time)");
         out.println("  servers: each in a JVM of its own, " + String.join(" ", ServerProcess.jvmOptions())
-                + "; the client in this JVM");
+                + "; the client in this JVM; new connections for each workload");
         out.println("  server B/req: bytes allocated by the server's event-loop threads "
                 + "(ThreadMXBean.getThreadAllocatedBytes, in the server's JVM) / requests");
         out.println("  GC/M req, GC ms/M req: collections and collection time per million requests, from the server "
@@ -224,19 +233,62 @@ final class Demo {
         out.println("  spread: (highest - lowest) / median of the server's req/s over the measured rounds");
         out.println("  latency: each request, as the client sees it, all measured rounds (HdrHistogram)");
         // Read by the shutdown hook's thread too.
-        List<Side> sides = new CopyOnWriteArrayList<>();
+        List<ServerProcess> servers = new CopyOnWriteArrayList<>();
         // Ctrl-C ends this JVM without the finally below: the servers are told to stop then.
-        Thread stopServers = new Thread(() -> sides.forEach(side -> side.server.destroy()), "pooledh2-demo-stop");
+        Thread stopServers = new Thread(() -> servers.forEach(ServerProcess::destroy), "pooledh2-demo-stop");
         Runtime.getRuntime().addShutdownHook(stopServers);
+        List<Side> sides = new ArrayList<>();
         try {
-            // All four JVMs start side by side, then each gets its client.
+            // All four JVMs start side by side.
             for (Pipeline pipeline : List.of(Pipeline.MULTIPLEX, Pipeline.FRAMES)) {
                 for (boolean stock : new boolean[] {true, false}) {
-                    sides.add(new Side(pipeline, stock, ServerProcess.start(pipeline, stock, System.err)));
+                    ServerProcess server = ServerProcess.start(pipeline, stock, System.err);
+                    servers.add(server);
+                    sides.add(new Side(pipeline, stock, server));
                 }
             }
+            for (ServerProcess server : servers) {
+                server.awaitListening();
+            }
+            boolean clean = true;
+            for (int w = 0; w < workloads.size(); w++) {
+                ClientOptions workload = workloads.get(w);
+                out.println();
+                String what = workload.describe();
+                out.println("workload " + (w + 1) + ": " + what.substring(0, what.indexOf(" to ")) + ", "
+                        + workload.connections + " connections x " + workload.streams + " streams");
+                clean &= runWorkload(out, timing, workload, sides);
+                sides.replaceAll(side -> new Side(side.pipeline, side.stock, side.server));
+            }
             for (Side side : sides) {
-                side.client = LoadClient.connect(workload().port(side.server.awaitListening()));
+                if (side.server.leakReports() > 0) {
+                    out.println("leak (" + side.pipelineName() + ", " + side.codecName() + "): "
+                            + side.server.leakReports() + " LEAK report(s) on the server's standard error");
+                }
+                clean &= side.server.leakReports() == 0;
+            }
+            return clean;
+        } finally {
+            for (Side side : sides) {
+                side.close();
+            }
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopServers);
+            } catch (IllegalStateException e) {
+                // Shutting down already: the hook runs, harmlessly.
+            }
+        }
+    }
+
+    /**
+     * One workload on every server, with new connections: warm-up, measured rounds, the table, the agreement and
+     * verdict lines. Closes the clients; returns whether every response was right.
+     */
+    private static boolean runWorkload(PrintStream out, Timing timing, ClientOptions workload, List<Side> sides)
+            throws Exception {
+        try {
+            for (Side side : sides) {
+                side.client = LoadClient.connect(copy(workload).port(side.server.port()));
             }
             for (int pass = 0; pass < timing.warmUpPasses; pass++) {
                 for (Side side : sides) {
@@ -280,25 +332,26 @@ final class Demo {
                 for (String error : side.errorSamples) {
                     out.println("error (" + side.pipelineName() + ", " + side.codecName() + "): " + error);
                 }
-                if (side.server.leakReports() > 0) {
-                    out.println("leak (" + side.pipelineName() + ", " + side.codecName() + "): "
-                            + side.server.leakReports() + " LEAK report(s) on the server's standard error");
-                }
-                clean &= side.errors == 0 && side.server.leakReports() == 0;
+                clean &= side.errors == 0;
             }
             out.println(roundAgreement(sides));
             out.println(verdict(sides));
             return clean;
         } finally {
             for (Side side : sides) {
-                side.close();
-            }
-            try {
-                Runtime.getRuntime().removeShutdownHook(stopServers);
-            } catch (IllegalStateException e) {
-                // Shutting down already: the hook runs, harmlessly.
+                if (side.client != null) {
+                    side.client.close();
+                    side.client = null;
+                }
             }
         }
+    }
+
+    /** A workload's options for one more client: the options hold the port each client connects to. */
+    private static ClientOptions copy(ClientOptions workload) {
+        return new ClientOptions().connections(workload.connections).streams(workload.streams).route(workload.route)
+                .bodySize(workload.minBodySize, workload.maxBodySize).trailers(workload.trailers)
+                .extraHeaders(workload.extraHeaders).progress(workload.progress);
     }
 
     /**

@@ -6,6 +6,7 @@ package io.pooledh2.example.client;
 import io.netty.buffer.ByteBuf;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.util.AsciiString;
 import io.pooledh2.example.server.ExampleContent;
 
 /**
@@ -17,6 +18,20 @@ final class Exchange {
 
     static final String ECHO_ID_HEADER = ExampleContent.ECHO_HEADER_PREFIX + "id";
     private static final byte[] HELLO = ExampleContent.helloBody();
+    /**
+     * The most extra request headers: 100 of them are about 7.3 KB of header list, under the 8 KiB that servers
+     * (Netty's default) accept, and more than the 4 KiB HPACK table holds, so they come as literals every time.
+     */
+    static final int MAX_EXTRA_HEADERS = 100;
+    private static final AsciiString[] EXTRA_NAMES = new AsciiString[MAX_EXTRA_HEADERS];
+    private static final AsciiString[] EXTRA_VALUES = new AsciiString[MAX_EXTRA_HEADERS];
+
+    static {
+        for (int i = 0; i < MAX_EXTRA_HEADERS; i++) {
+            EXTRA_NAMES[i] = AsciiString.of(String.format("x-app-setting-%02d", i));
+            EXTRA_VALUES[i] = AsciiString.of(String.format("value-%02d-abcdefghijklmn", i));
+        }
+    }
 
     final Route route;
     /** Unique per request: sent as {@code x-echo-id}, and the seed of an {@code /echo} body. */
@@ -26,14 +41,18 @@ final class Exchange {
     final int bodySize;
     final boolean trailers;
     private final long downloadSize;
+    /** How many of the extra headers the request carries, the same names and values on every request. */
+    final int extraHeaders;
 
-    Exchange(Route route, String id, long seed, int bodySize, boolean trailers, long downloadSize) {
+    Exchange(Route route, String id, long seed, int bodySize, boolean trailers, long downloadSize,
+             int extraHeaders) {
         this.route = route;
         this.id = id;
         this.seed = seed;
         this.bodySize = route == Route.ECHO ? bodySize : 0;
         this.trailers = route == Route.ECHO && trailers;
         this.downloadSize = downloadSize;
+        this.extraHeaders = extraHeaders;
     }
 
     Http2Headers requestHeaders(CharSequence authority) {
@@ -45,6 +64,9 @@ final class Exchange {
                 .add(ECHO_ID_HEADER, id);
         if (route == Route.ECHO) {
             headers.add("content-type", "application/octet-stream");
+        }
+        for (int i = 0; i < extraHeaders; i++) {
+            headers.add(EXTRA_NAMES[i], EXTRA_VALUES[i]);
         }
         return headers;
     }

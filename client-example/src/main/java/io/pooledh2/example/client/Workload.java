@@ -31,6 +31,6 @@ final class Workload {
                 : random.nextInt(options.minBodySize, options.maxBodySize + 1);
         String id = run + "-" + worker + "-" + n;
         long seed = ((long) run << 48) ^ ((long) worker << 32) ^ n;
-        return new Exchange(route, id, seed, bodySize, options.trailers, options.downloadSize);
+        return new Exchange(route, id, seed, bodySize, options.trailers, options.downloadSize, options.extraHeaders);
     }
 }

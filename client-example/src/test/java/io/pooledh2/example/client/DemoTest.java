@@ -23,8 +23,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The demo, shortened: every server answers every request right, the table has a row per pipeline and codec with
- * numbers in every column, each measured round printed, and the last line compares the codecs on both pipelines.
+ * The demo, shortened: every server answers every request right; for each workload, the table has a row per
+ * pipeline and codec with numbers in every column, each measured round is printed, and the workload's last line
+ * compares the codecs on both pipelines.
  */
 class DemoTest {
 
@@ -86,7 +87,16 @@ class DemoTest {
         }
         String output = bytes.toString(StandardCharsets.UTF_8);
         assertTrue(clean, output);
+        String[] sections = output.split("(?m)^workload \\d+: ");
+        assertEquals(1 + Demo.workloads().size(), sections.length, "a section per workload:\n" + output);
+        assertTrue(sections[2].startsWith("POST /echo, body 1024 B + trailers, 100 more request headers, "),
+                sections[2]);
+        for (int w = 1; w < sections.length; w++) {
+            checkWorkload(sections[w]);
+        }
+    }
 
+    private static void checkWorkload(String output) {
         Matcher rounds = ROUND.matcher(output);
         int roundLines = 0;
         Map<String, List<Double>> roundRates = new HashMap<>();

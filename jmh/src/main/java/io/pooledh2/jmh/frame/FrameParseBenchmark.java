@@ -21,8 +21,8 @@ import java.util.function.IntSupplier;
 
 /**
  * One op: read one {@link FrameSample} (one frame; a header block of three frames for HEADERS_CONTINUATION; seven
- * frames of seven types for MIXED) from the same {@code PooledByteBufAllocator} direct buffer, and hand each frame
- * to a consumer that uses and releases it.
+ * frames of seven types for MIXED; the next frame of the cycle for a sample with a rotation) from the same
+ * {@code PooledByteBufAllocator} direct buffer, and hand each frame to a consumer that uses and releases it.
  *
  * <p>{@link #reader} picks the reader and the way frames come out of it:
  * <ul>
@@ -54,6 +54,9 @@ public class FrameParseBenchmark extends FrameInputBenchmark {
     public ReaderPath reader;
 
     private Parse parse;
+    /** For a sample with a rotation: where each of its frames starts in the input (and the input's end), and the next. */
+    private int[] starts;
+    private int next;
 
     /** One read of the whole input through the chosen reader and consumer. */
     private interface Parse {
@@ -63,6 +66,16 @@ public class FrameParseBenchmark extends FrameInputBenchmark {
     @Setup
     public void setUp(Blackhole bh) throws Exception {
         open(frame.encode(ALLOC));
+        if (frame.rotation > 1) {
+            starts = new int[frame.rotation + 1];
+            for (int i = 0, at = 0; i <= frame.rotation; i++) {
+                starts[i] = at;
+                at = i < frame.rotation ? at + 9 + input.getUnsignedMedium(at) : at;
+            }
+            if (starts[frame.rotation] != input.writerIndex()) {
+                throw new IllegalStateException(frame + ": the rotation's frames do not fill the input");
+            }
+        }
 
         IntSupplier framesSeen;
         java.util.function.Supplier<Byte> lastType;
@@ -102,8 +115,9 @@ public class FrameParseBenchmark extends FrameInputBenchmark {
                 throw new AssertionError(reader);
         }
 
-        // The input must make the sample's listener calls, the last of the expected type, and be read to the end.
-        for (int i = 1; i <= 3; i++) {
+        // The input must make the sample's listener calls, the last of the expected type, and be read to the end
+        // (a rotation's frame: to the frame's end); a rotation is read through once.
+        for (int i = 1; i <= Math.max(3, frame.rotation); i++) {
             parse();
             if (input.isReadable() || framesSeen.getAsInt() != i * frame.listenerCalls
                     || lastType.get() != frame.frameType) {
@@ -117,7 +131,14 @@ public class FrameParseBenchmark extends FrameInputBenchmark {
     @Benchmark
     public void parse() throws Http2Exception {
         ByteBuf in = input;
-        in.readerIndex(0);
+        int[] starts = this.starts;
+        if (starts == null) {
+            in.readerIndex(0);
+        } else {
+            int i = next;
+            in.setIndex(starts[i], starts[i + 1]);
+            next = i + 1 == starts.length - 1 ? 0 : i + 1;
+        }
         parse.read(ctx, in);
     }
 

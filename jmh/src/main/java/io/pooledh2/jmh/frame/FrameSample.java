@@ -16,7 +16,8 @@ import java.util.Arrays;
 /**
  * The wire bytes of one benchmark input: one frame (HEADERS + CONTINUATION: one header block in three frames;
  * {@link #MIXED}: seven frames), written byte by byte from RFC 9113 so that nothing under test produces its own
- * input.
+ * input; header blocks come from Netty's encoder. A sample with a {@link #rotation} is that many frames, one read
+ * per op.
  */
 public enum FrameSample {
     /** DATA, 1 KiB payload, no padding. */
@@ -84,6 +85,51 @@ public enum FrameSample {
             out.writeBytes(block, first, second - first);
             header(out, block.length - second, Http2FrameTypes.CONTINUATION, Http2Flags.END_HEADERS, STREAM);
             out.writeBytes(block, second, block.length - second);
+        }
+    },
+    /**
+     * HEADERS with 100 regular headers that overflow the 4 KiB dynamic table, values repeating from request to
+     * request: every field a literal that is inserted and evicts an older one ({@link
+     * TableHeaderBlocks#overflowingTable()}).
+     */
+    HEADERS_100_TABLE_OVERFLOW(Http2FrameTypes.HEADERS) {
+        @Override
+        void write(ByteBuf out) {
+            headers(out, TableHeaderBlocks.overflowingTable());
+        }
+    },
+    /**
+     * One op reads the next of {@value TableHeaderBlocks#ROTATION} HEADERS frames of one connection, in a cycle:
+     * the fields of {@link #HEADERS_10} from the dynamic table, with an {@code x-request-id} (36 bytes) and a
+     * {@code traceparent} (55 bytes) new in every request ({@link TableHeaderBlocks#rotation}).
+     */
+    HEADERS_NEW_IDS(Http2FrameTypes.HEADERS, TableHeaderBlocks.ROTATION) {
+        @Override
+        void write(ByteBuf out) {
+            for (byte[] block : TableHeaderBlocks.rotation(true)) {
+                headers(out, block);
+            }
+        }
+    },
+    /** {@link #HEADERS_NEW_IDS} with the same two values in every request: what the rest of the block costs. */
+    HEADERS_SAME_IDS(Http2FrameTypes.HEADERS, TableHeaderBlocks.ROTATION) {
+        @Override
+        void write(ByteBuf out) {
+            for (byte[] block : TableHeaderBlocks.rotation(false)) {
+                headers(out, block);
+            }
+        }
+    },
+    /**
+     * As {@link #HEADERS_NEW_IDS}, from a peer that sends new strings only: ten headers whose names and values are
+     * all new in every request ({@link TableHeaderBlocks#randomStrings()}).
+     */
+    HEADERS_RANDOM_STRINGS(Http2FrameTypes.HEADERS, TableHeaderBlocks.ROTATION) {
+        @Override
+        void write(ByteBuf out) {
+            for (byte[] block : TableHeaderBlocks.randomStrings()) {
+                headers(out, block);
+            }
         }
     },
     /** SETTINGS with six entries, the values a server typically sends. */
@@ -167,14 +213,23 @@ public enum FrameSample {
     final int listenerCalls;
     /** The type of the last frame (or header block) a listener sees. */
     final byte frameType;
+    /** How many frames the input holds, one read per op in a cycle; 1: one input read whole by every op. */
+    final int rotation;
 
     FrameSample(byte frameType) {
         this(1, frameType);
     }
 
+    FrameSample(byte frameType, int rotation) {
+        this.listenerCalls = 1;
+        this.frameType = frameType;
+        this.rotation = rotation;
+    }
+
     FrameSample(int listenerCalls, byte frameType) {
         this.listenerCalls = listenerCalls;
         this.frameType = frameType;
+        this.rotation = 1;
     }
 
     abstract void write(ByteBuf out);
@@ -191,6 +246,12 @@ public enum FrameSample {
         out.writeByte(type);
         out.writeByte(flags);
         out.writeInt(streamId);
+    }
+
+    /** A HEADERS frame with END_HEADERS and END_STREAM carrying {@code block}. */
+    private static void headers(ByteBuf out, byte[] block) {
+        header(out, block.length, Http2FrameTypes.HEADERS, Http2Flags.END_HEADERS | Http2Flags.END_STREAM, STREAM);
+        out.writeBytes(block);
     }
 
     private static void setting(ByteBuf out, char id, long value) {

@@ -111,14 +111,14 @@ final class StaticHeaderBlocks {
         }
     }
 
-    private static void requireStatic(int index, byte[] block) {
+    static void requireStatic(int index, byte[] block) {
         if (index < 1 || index > STATIC_TABLE_LENGTH) {
             throw new IllegalStateException("index " + index + " is not in the static table, in " + hex(block));
         }
     }
 
     /** RFC 7541 5.1: an integer with an N-bit prefix, starting at the current byte. */
-    private static int readInteger(byte[] block, int[] pos, int prefixBits) {
+    static int readInteger(byte[] block, int[] pos, int prefixBits) {
         int max = (1 << prefixBits) - 1;
         int value = block[pos[0]++] & max;
         if (value < max) {
@@ -135,7 +135,7 @@ final class StaticHeaderBlocks {
     }
 
     /** RFC 7541 5.2: a string literal (Huffman flag and 7-bit prefix length), skipped. */
-    private static void skipString(byte[] block, int[] pos) {
+    static void skipString(byte[] block, int[] pos) {
         int length = readInteger(block, pos, 7);
         pos[0] += length;
         if (pos[0] > block.length) {

@@ -9,6 +9,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.ReadOnlyHttp2Headers;
 import io.netty.util.AsciiString;
@@ -51,6 +52,7 @@ abstract class ExampleExchange {
     private static final AsciiString OCTET_STREAM = AsciiString.cached("application/octet-stream");
     private static final AsciiString GET = AsciiString.cached("GET");
     private static final AsciiString POST = AsciiString.cached("POST");
+    private static final AsciiString CONNECT = AsciiString.cached("CONNECT");
     private static final AsciiString SIZE_PARAMETER = AsciiString.cached("size=");
 
     /**
@@ -142,6 +144,9 @@ abstract class ExampleExchange {
         return route == Route.ECHO && !endStream ? ECHO_UNDER_WAY : null;
     }
 
+    /** Resets this stream with {@code error} (RST_STREAM) and flushes. */
+    protected abstract void resetStream(Http2Error error);
+
     /** Writes a HEADERS frame on this stream (not flushed). */
     protected abstract void writeHeaders(Http2Headers headers, boolean endStream);
 
@@ -184,6 +189,11 @@ abstract class ExampleExchange {
             return;
         }
         requestHeadersSeen = true;
+        if (!hasRequiredPseudoHeaders(headers)) {
+            route = Route.ERROR;
+            resetStream(Http2Error.PROTOCOL_ERROR);
+            return;
+        }
         CharSequence method = headers.method();
         CharSequence path = headers.path();
         if (path == null) {
@@ -309,6 +319,25 @@ abstract class ExampleExchange {
                 false);
         writeData(body, true);
         flush();
+    }
+
+    /**
+     * Whether a request has the pseudo-headers RFC 9113 section 8.3.1 requires: {@code :method}; for CONNECT (not
+     * extended CONNECT) {@code :authority}, else {@code :scheme} and a non-empty {@code :path}. A request without
+     * them is malformed, a stream error PROTOCOL_ERROR. Netty's codec checks this itself from 4.2.16 on, when asked
+     * ({@code validateRequiredPseudoHeaders(true)}); the example checks it here so that it answers alike on every
+     * Netty it runs on, with either codec.
+     */
+    private static boolean hasRequiredPseudoHeaders(Http2Headers headers) {
+        CharSequence method = headers.method();
+        if (method == null) {
+            return false;
+        }
+        if (CONNECT.contentEquals(method) && !headers.contains(Http2Headers.PseudoHeaderName.PROTOCOL.value())) {
+            return headers.authority() != null;
+        }
+        CharSequence path = headers.path();
+        return headers.scheme() != null && path != null && path.length() != 0;
     }
 
     /** Where the path part of {@code :path} ends: at the query's {@code '?'}, or at its end. */

@@ -8,10 +8,12 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
+import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
 import io.netty.handler.codec.http2.DefaultHttp2WindowUpdateFrame;
 import io.netty.handler.codec.http2.Http2ChannelDuplexHandler;
 import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2DataFrame;
+import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2FrameStream;
 import io.netty.handler.codec.http2.Http2FrameStreamEvent;
@@ -222,6 +224,11 @@ final class ExampleFrameHandler extends Http2ChannelDuplexHandler {
         @Override
         public void run() {
             onWritable();
+        }
+
+        @Override
+        protected void resetStream(Http2Error error) {
+            ctx.writeAndFlush(new DefaultHttp2ResetFrame(error).stream(stream));
         }
 
         @Override

@@ -14,6 +14,7 @@ import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2ConnectionHandler;
+import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2Flags;
 import io.netty.handler.codec.http2.Http2FrameListener;
@@ -271,6 +272,12 @@ final class ExampleFrameListener extends ChannelInboundHandlerAdapter
 
         private Http2ConnectionEncoder encoder() {
             return listener.handler.encoder();
+        }
+
+        @Override
+        protected void resetStream(Http2Error error) {
+            listener.handler.resetStream(ctx, streamId, error.code(), ctx.newPromise());
+            flush();
         }
 
         @Override

@@ -10,8 +10,10 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http2.DefaultHttp2DataFrame;
 import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
+import io.netty.handler.codec.http2.DefaultHttp2ResetFrame;
 import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2DataFrame;
+import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2HeadersFrame;
@@ -226,6 +228,11 @@ final class ExampleStreamHandler extends ChannelInboundHandlerAdapter {
          * The child channel's void promise: no promise object per write. A write that fails still reaches the
          * handler, as exceptionCaught (this promise fires it), which closes the stream.
          */
+
+        @Override
+        protected void resetStream(Http2Error error) {
+            ctx.writeAndFlush(new DefaultHttp2ResetFrame(error), ctx.voidPromise());
+        }
 
         @Override
         protected void writeHeaders(Http2Headers headers, boolean endStream) {

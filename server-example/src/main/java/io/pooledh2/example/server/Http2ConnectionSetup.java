@@ -66,12 +66,10 @@ final class Http2ConnectionSetup {
     private Http2FrameCodec newFrameCodec() {
         if (options.stockCodec) {
             return Http2FrameCodecBuilder.forServer()
-                    .validateRequiredPseudoHeaders(true)
                     .gracefulShutdownTimeoutMillis(options.shutdownTimeoutMillis)
                     .build();
         }
         PooledHttp2FrameCodecBuilder builder = PooledHttp2FrameCodecBuilder.forServer()
-                .validateRequiredPseudoHeaders(true)
                 .gracefulShutdownTimeoutMillis(options.shutdownTimeoutMillis);
         if (options.paranoid != null) {
             builder.paranoid(options.paranoid);
@@ -87,14 +85,12 @@ final class Http2ConnectionSetup {
         if (options.stockCodec) {
             handler = new Http2ConnectionHandlerBuilder()
                     .server(true)
-                    .validateRequiredPseudoHeaders(true)
                     .gracefulShutdownTimeoutMillis(options.shutdownTimeoutMillis)
                     .frameListener(listener)
                     .build();
         } else {
             PooledHttp2ConnectionHandlerBuilder builder = new PooledHttp2ConnectionHandlerBuilder()
                     .server(true)
-                    .validateRequiredPseudoHeaders(true)
                     .gracefulShutdownTimeoutMillis(options.shutdownTimeoutMillis)
                     .frameListener(listener);
             if (options.paranoid != null) {
