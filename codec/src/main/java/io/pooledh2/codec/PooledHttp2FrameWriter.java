@@ -50,7 +50,9 @@ import static io.netty.handler.codec.http2.Http2FrameTypes.WINDOW_UPDATE;
  * where Netty splits them; a control frame in one buffer; a DATA frame's payload, up to
  * {@value #DATA_COPY_THRESHOLD} bytes, copied next to its header and released at once. A larger payload is
  * written as it is, after a header buffer of its own, under one promise that completes the caller's once both
- * writes are done (one object per call, where Netty allocates that and more).
+ * writes are done: the one object it makes (Netty's writer makes that, flags and a slice), as Netty's outcome
+ * needs it: the caller's promise fails when the header's write fails, even if the payload's succeeds, and
+ * succeeds only once the payload is written.
  *
  * <p>The bytes on the wire and the outcome of every promise are those of {@code DefaultHttp2FrameWriter} on the
  * Netty on the class path: the same frames for every option, the same exceptions for invalid arguments and
@@ -65,6 +67,9 @@ import static io.netty.handler.codec.http2.Http2FrameTypes.WINDOW_UPDATE;
  *
  * <p>A copied payload is released during the call, where Netty's writer leaves it to the channel to release
  * once written: the caller must not use a buffer after handing over its last reference, with either writer.
+ * A frame written in one buffer under the caller's promise makes that promise uncancellable, so that cancelling it
+ * after the call cannot drop the frame: Netty's writer writes such a frame under an aggregate of the promise, whose
+ * cancel then succeeds while the frame is written all the same.
  *
  * <p>Like Netty's writer, an instance belongs to one connection and is not thread-safe.
  */
@@ -144,8 +149,9 @@ public class PooledHttp2FrameWriter
     @Override
     public ChannelFuture writeData(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding,
                                    boolean endStream, ChannelPromise promise) {
+        int refCnt;
         if (streamId <= 0 || !validPadding(padding) || data == null || !takesPromise(ctx, promise)
-                || data.refCnt() == 0) {
+                || (refCnt = data.refCnt()) == 0) {
             return netty.writeData(ctx, streamId, data, padding, endStream, promise);
         }
         int length = data.readableBytes();
@@ -155,7 +161,7 @@ public class PooledHttp2FrameWriter
         if (padding != 0) {
             return netty.writeData(ctx, streamId, data, padding, endStream, promise);
         }
-        return writeDataAsIs(ctx, streamId, data, length, endStream, promise);
+        return writeDataAsIs(ctx, streamId, data, length, refCnt == 1, endStream, promise);
     }
 
     /** One frame: Netty puts a payload and its padding in one frame when they leave a byte of the frame free. */
@@ -181,15 +187,18 @@ public class PooledHttp2FrameWriter
             return promise.setFailure(t);
         }
         data.release();
-        return ctx.write(buf, promise);
+        return writeWhole(ctx, buf, promise);
     }
 
     /**
      * The payload as it is, in frames of at most the max frame size as Netty splits it, each after a header
-     * buffer of its own, under one {@link FramePartsPromise}.
+     * buffer of its own, under one {@link FramePartsPromise}. The last frame's payload is the buffer itself when
+     * the writer holds its only reference ({@code soleReference}): no one can see its reader index then. Another
+     * holder sees Netty's writer read the buffer to its end (a second write of it is empty), so then it is read
+     * into a slice, as Netty does.
      */
     private ChannelFuture writeDataAsIs(ChannelHandlerContext ctx, int streamId, ByteBuf data, int length,
-                                        boolean endStream, ChannelPromise promise) {
+                                        boolean soleReference, boolean endStream, ChannelPromise promise) {
         FramePartsPromise parts = new FramePartsPromise(promise, ctx.channel(), ctx.executor());
         try {
             int remaining = length;
@@ -203,7 +212,7 @@ public class PooledHttp2FrameWriter
             ByteBuf header = ctx.alloc().buffer(FRAME_HEADER_LENGTH);
             writeFrameHeader(header, remaining, DATA, dataFlags(endStream, 0), streamId);
             ctx.write(header, parts.newPart());
-            ByteBuf last = data;
+            ByteBuf last = soleReference ? data : data.readSlice(remaining);
             data = null;
             ctx.write(last, parts.newPart());
         } catch (Throwable t) {
@@ -297,7 +306,7 @@ public class PooledHttp2FrameWriter
                 buf.writeZero(padding - 1);
             }
             buf = null;
-            return ctx.write(frames, promise);
+            return writeWhole(ctx, frames, promise);
         } catch (Http2Exception e) {
             return promise.setFailure(e);
         } catch (Throwable t) {
@@ -464,7 +473,7 @@ public class PooledHttp2FrameWriter
             return promise.setFailure(t);
         }
         debugData.release();
-        return ctx.write(buf, promise);
+        return writeWhole(ctx, buf, promise);
     }
 
     @Override
@@ -488,6 +497,17 @@ public class PooledHttp2FrameWriter
     public ChannelFuture writeFrame(ChannelHandlerContext ctx, byte frameType, int streamId, Http2Flags flags,
                                     ByteBuf payload, ChannelPromise promise) {
         return netty.writeFrame(ctx, frameType, streamId, flags, payload, promise);
+    }
+
+    /**
+     * Writes a whole frame that Netty's writer writes under an aggregate of the caller's promise. The channel drops
+     * a message whose promise is cancelled before the flush, where the aggregate's writes go ahead: a HEADERS frame
+     * dropped after HPACK encoded it would break the peer's header table. So the promise is made uncancellable
+     * first, as the channel makes it at the flush; its CAS is for a cancel from another thread. If such a cancel
+     * came first, the frame is written under a promise of its own, as under Netty's aggregate.
+     */
+    private static ChannelFuture writeWhole(ChannelHandlerContext ctx, ByteBuf frame, ChannelPromise promise) {
+        return ctx.write(frame, promise.setUncancellable() ? promise : ctx.newPromise());
     }
 
     /**

@@ -217,6 +217,82 @@ class PooledHttp2FrameWriterTest {
     }
 
     @Test
+    void aFailedHeaderWriteFailsThePromiseOfAPayloadWrittenAsItIs() {
+        for (End e : new End[] {new End(new DefaultHttp2FrameWriter()), new End(new PooledHttp2FrameWriter())}) {
+            try (e) {
+                // A handler that fails the first message it is given (the frame header) and passes the rest.
+                e.channel.pipeline().addFirst(new ChannelOutboundHandlerAdapter() {
+                    private boolean failed;
+
+                    @Override
+                    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+                        if (failed) {
+                            ctx.write(msg, promise);
+                        } else {
+                            failed = true;
+                            ((ByteBuf) msg).release();
+                            promise.setFailure(new IllegalStateException("header refused"));
+                        }
+                    }
+                });
+                ChannelPromise promise = e.ctx.newPromise();
+                e.writer.writeData(e.ctx, 1, payload(20000), 0, true, promise);
+                assertEquals(9 + 20000, e.flushed().length, "the second frame's header and the payload went out");
+                assertEquals("header refused", promise.cause().getMessage(), e.writer.getClass().getName());
+            }
+        }
+    }
+
+    @Test
+    void aPayloadTheCallerStillHoldsIsReadToItsEndAsNettyReadsIt() {
+        for (int length : new int[] {1000, THRESHOLD + 1, 16384, 40000}) {
+            try (End stock = new End(new DefaultHttp2FrameWriter());
+                 End pooled = new End(new PooledHttp2FrameWriter())) {
+                for (End e : new End[] {stock, pooled}) {
+                    ByteBuf payload = payload(length);
+                    // Written twice: Netty's writer leaves the buffer read, so the second frame is empty.
+                    e.writer.writeData(e.ctx, 1, payload.retain(), 0, false, e.ctx.newPromise());
+                    assertEquals(0, payload.readableBytes(), length + " bytes, the caller's reader index");
+                    e.writer.writeData(e.ctx, 3, payload, 0, true, e.ctx.newPromise());
+                }
+                byte[] bytes = pooled.flushed();
+                assertArrayEquals(stock.flushed(), bytes);
+                assertEquals(2 * Http2CodecUtil.FRAME_HEADER_LENGTH + length + (length - 1) / 16384 * 9,
+                        bytes.length);
+            }
+        }
+    }
+
+    @Test
+    void aPromiseCancelledAfterTheCallStillHasItsFrameWritten() {
+        List<BiConsumer<End, ChannelPromise>> writes = List.of(
+            (e, p) -> e.writer.writeHeaders(e.ctx, 1, headers(0), 0, false, p),
+            (e, p) -> e.writer.writeHeaders(e.ctx, 1, headers(40000), 3, (short) 17, true, 10, false, p),
+            (e, p) -> e.writer.writePushPromise(e.ctx, 1, 2, headers(0), 0, p),
+            (e, p) -> e.writer.writeData(e.ctx, 1, payload(100), 0, false, p),
+            (e, p) -> e.writer.writeData(e.ctx, 1, payload(20000), 0, false, p),
+            (e, p) -> e.writer.writeGoAway(e.ctx, 1, 0, payload(8), p));
+        for (BiConsumer<End, ChannelPromise> write : writes) {
+            try (End stock = new End(new DefaultHttp2FrameWriter());
+                 End pooled = new End(new PooledHttp2FrameWriter())) {
+                ChannelPromise stockPromise = stock.ctx.newPromise();
+                write.accept(stock, stockPromise);
+                // Netty's writer writes under an aggregate of the promise: the cancel succeeds, the frame goes out.
+                assertTrue(stockPromise.cancel(false));
+                ChannelPromise promise = pooled.ctx.newPromise();
+                write.accept(pooled, promise);
+                boolean cancelled = promise.cancel(false);
+                byte[] bytes = pooled.flushed();
+                assertArrayEquals(stock.flushed(), bytes);
+                assertTrue(bytes.length > 0);
+                // One buffer under the promise itself: uncancellable, so it ends as the write did.
+                assertEquals(!cancelled, promise.isSuccess());
+                assertEquals(cancelled, pooled.recorded.messages.size() > 1, "cancelled only under an aggregate");
+            }
+        }
+    }
+
+    @Test
     void framesFollowTheMaxFrameSizeAndItsErrors() throws Http2Exception {
         PooledHttp2FrameWriter writer = new PooledHttp2FrameWriter();
         assertEquals(Http2CodecUtil.DEFAULT_MAX_FRAME_SIZE, writer.maxFrameSize());

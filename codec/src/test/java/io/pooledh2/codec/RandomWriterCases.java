@@ -103,11 +103,19 @@ final class RandomWriterCases {
         if (r < 85) {
             return random.nextBoolean() ? PromiseKind.VOID : PromiseKind.UNSAFE_VOID;
         }
+        if (r < 88) {
+            return PromiseKind.CANCEL_AFTER;
+        }
         PromiseKind kind = pick(PromiseKind.values());
         if (aggregated && (kind == PromiseKind.CLOSE_FUTURE || kind == PromiseKind.NULL && !NETTY_ASSERTS)) {
             return PromiseKind.NEW;
         }
         return kind;
+    }
+
+    /** Whether the caller keeps a reference to the buffer it writes (to write it again, to read it later). */
+    private boolean keep() {
+        return random.nextInt(5) == 0;
     }
 
     private boolean refuse() {
@@ -199,7 +207,7 @@ final class RandomWriterCases {
         boolean failFlush = failFlush();
         PromiseKind promise = promise(true);
         return new WriterCase.Data(promise, refuse(), failFlush, failFlush && random.nextBoolean(), streamId(),
-                bytes(length), payloadKind(length, promise), padding(), random.nextBoolean());
+                bytes(length), payloadKind(length, promise), padding(), random.nextBoolean(), keep());
     }
 
     private Http2Headers randomHeaders() {
@@ -336,7 +344,7 @@ final class RandomWriterCases {
         PromiseKind promise = promise(true);
         return new WriterCase.GoAway(promise, refuse(), failFlush, failFlush && random.nextBoolean(),
                 random.nextInt(20) == 0 ? -1 : random.nextInt(1000), errorCode(), bytes(length),
-                payloadKind(length, promise));
+                payloadKind(length, promise), keep());
     }
 
     private long errorCode() {

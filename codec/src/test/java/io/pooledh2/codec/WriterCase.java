@@ -121,14 +121,19 @@ final class WriterCase {
         void run(WriterEnd end, WriterTranscript transcript);
     }
 
-    /** The promise a write is given. */
+    /**
+     * The promise a write is given. {@code CANCEL_AFTER}: a new one, which the caller cancels after the call, before
+     * the flush. The kinds from {@code CANCELLED} on are done, or not the channel's, when the writer gets them.
+     */
     enum PromiseKind {
-        NEW, VOID, UNSAFE_VOID, PROGRESSIVE, CANCELLED, SUCCEEDED, FAILED, OTHER_CHANNEL, CLOSE_FUTURE, NULL;
+        NEW, VOID, UNSAFE_VOID, PROGRESSIVE, CANCEL_AFTER, CANCELLED, SUCCEEDED, FAILED, OTHER_CHANNEL, CLOSE_FUTURE,
+        NULL;
 
         ChannelPromise make(WriterEnd end) {
             ChannelHandlerContext ctx = end.ctx;
             switch (this) {
                 case NEW:
+                case CANCEL_AFTER:
                     return ctx.newPromise();
                 case VOID:
                     return ctx.voidPromise();
@@ -161,8 +166,19 @@ final class WriterCase {
     enum PayloadKind {
         UNPOOLED_HEAP, UNPOOLED_DIRECT, POOLED_DIRECT, POOLED_HEAP, COMPOSITE, SLICE, READ_ONLY, RELEASED, EMPTY_BUFFER;
 
-        /** The buffer of these bytes; adds the buffers whose count the transcript shows. */
-        ByteBuf make(byte[] bytes, List<ByteBuf> tracked) {
+        /**
+         * The buffer of these bytes; adds the buffers whose count the transcript shows to {@code tracked}, and the
+         * buffer, retained, to {@code kept} unless that is null (a released buffer cannot be kept).
+         */
+        ByteBuf make(byte[] bytes, List<ByteBuf> tracked, List<ByteBuf> kept) {
+            ByteBuf buf = make(bytes, tracked);
+            if (kept != null && this != RELEASED) {
+                kept.add(buf.retain());
+            }
+            return buf;
+        }
+
+        private ByteBuf make(byte[] bytes, List<ByteBuf> tracked) {
             switch (this) {
                 case UNPOOLED_HEAP:
                     return track(Unpooled.buffer(bytes.length).writeBytes(bytes), tracked);
@@ -221,8 +237,12 @@ final class WriterCase {
             this.ioFailure = ioFailure;
         }
 
+        /**
+         * Makes the call. A write with a buffer argument that the caller keeps a reference to adds the buffer,
+         * retained, to {@code kept}: its indices are compared after the call and after the flush.
+         */
         abstract ChannelFuture write(Http2FrameWriter writer, ChannelHandlerContext ctx, List<ByteBuf> inputs,
-                                     ChannelPromise promise);
+                                     List<ByteBuf> kept, ChannelPromise promise);
 
         abstract String what();
 
@@ -234,18 +254,28 @@ final class WriterCase {
             end.channel.failFlushWithIoException = ioFailure;
             end.caught.clear();
             ChannelPromise p = promise.make(end);
+            List<ByteBuf> kept = new ArrayList<>();
             ChannelFuture returned = null;
             Throwable thrown = null;
             try {
-                returned = write(end.writer, end.ctx, inputs, p);
+                returned = write(end.writer, end.ctx, inputs, kept, p);
             } catch (Throwable t) {
                 thrown = t;
             }
             transcript.add("threw", WriterTranscript.describe(thrown))
-                    .add("returned", WriterTranscript.state(returned));
+                    .add("returned", WriterTranscript.state(returned))
+                    .add("kept", WriterTranscript.indices(kept));
+            if (promise == PromiseKind.CANCEL_AFTER) {
+                // Netty's writer writes a HEADERS, DATA or GOAWAY frame under an aggregate of this promise, so the
+                // cancel succeeds and the frame is still written; the pooled writer writes it under this promise,
+                // which it makes uncancellable for that (the promise then succeeds): compared are the bytes and
+                // the returned future, of the promise only that it is done.
+                p.cancel(false);
+            }
             // Not compared: when the inputs are released. A copied payload is released in the call, a payload
             // written as it is once the channel is done with it.
             if (thrown != null) {
+                releaseAll(kept);
                 // Netty's writer leaks the payload when it throws before taking it (an assertion on a done or
                 // null promise): release it here, on both sides alike, so that the leak detector hears of
                 // nothing but differences. Such writes are given unpooled inputs, whose counts stay readable.
@@ -260,12 +290,25 @@ final class WriterCase {
             byte[] bytes = end.flushAndDrain();
             end.refuseWrites = false;
             end.channel.failFlush = false;
-            transcript.add("promise", p == null ? "null" : WriterTranscript.state(p))
+            String promiseState = p == null ? "null"
+                    : promise == PromiseKind.CANCEL_AFTER ? "done " + p.isDone() : WriterTranscript.state(p);
+            transcript.add("promise", promiseState)
                     .add("returned after flush", WriterTranscript.state(returned))
+                    .add("kept after flush", WriterTranscript.indices(kept));
+            releaseAll(kept);
+            transcript
                     .add("inputs", WriterTranscript.refCounts(inputs))
                     .add("caught", end.caught)
                     .add("open", end.channel.isOpen())
                     .add("bytes", WriterTranscript.bytes(bytes));
+        }
+
+        /** Releases the caller's references and forgets the buffers. */
+        private static void releaseAll(List<ByteBuf> kept) {
+            for (ByteBuf buf : kept) {
+                buf.release();
+            }
+            kept.clear();
         }
 
         @Override
@@ -281,27 +324,31 @@ final class WriterCase {
         final PayloadKind kind;
         final int padding;
         final boolean endStream;
+        /** The caller keeps a reference to the payload. */
+        final boolean keep;
 
         Data(PromiseKind promise, boolean refuse, boolean failFlush, boolean ioFailure, int streamId, byte[] payload,
-             PayloadKind kind, int padding, boolean endStream) {
+             PayloadKind kind, int padding, boolean endStream, boolean keep) {
             super(promise, refuse, failFlush, ioFailure);
             this.streamId = streamId;
             this.payload = payload;
             this.kind = kind;
             this.padding = padding;
             this.endStream = endStream;
+            this.keep = keep;
         }
 
         @Override
         ChannelFuture write(Http2FrameWriter writer, ChannelHandlerContext ctx, List<ByteBuf> inputs,
-                            ChannelPromise promise) {
-            return writer.writeData(ctx, streamId, kind.make(payload, inputs), padding, endStream, promise);
+                            List<ByteBuf> kept, ChannelPromise promise) {
+            return writer.writeData(ctx, streamId, kind.make(payload, inputs, keep ? kept : null), padding, endStream,
+                    promise);
         }
 
         @Override
         String what() {
             return "DATA stream " + streamId + " " + payload.length + " bytes " + kind + " padding " + padding
-                    + (endStream ? " end" : "");
+                    + (endStream ? " end" : "") + (keep ? " kept" : "");
         }
     }
 
@@ -327,7 +374,7 @@ final class WriterCase {
 
         @Override
         ChannelFuture write(Http2FrameWriter writer, ChannelHandlerContext ctx, List<ByteBuf> inputs,
-                            ChannelPromise promise) {
+                            List<ByteBuf> kept, ChannelPromise promise) {
             if (priority == null) {
                 return writer.writeHeaders(ctx, streamId, headers, padding, endStream, promise);
             }
@@ -361,7 +408,7 @@ final class WriterCase {
 
         @Override
         ChannelFuture write(Http2FrameWriter writer, ChannelHandlerContext ctx, List<ByteBuf> inputs,
-                            ChannelPromise promise) {
+                            List<ByteBuf> kept, ChannelPromise promise) {
             return writer.writePushPromise(ctx, streamId, promisedStreamId, headers, padding, promise);
         }
 
@@ -389,7 +436,7 @@ final class WriterCase {
 
         @Override
         ChannelFuture write(Http2FrameWriter writer, ChannelHandlerContext ctx, List<ByteBuf> inputs,
-                            ChannelPromise promise) {
+                            List<ByteBuf> kept, ChannelPromise promise) {
             return call.write(writer, ctx, promise);
         }
 
@@ -404,25 +451,30 @@ final class WriterCase {
         final long errorCode;
         final byte[] debugData;
         final PayloadKind kind;
+        /** The caller keeps a reference to the debug data. */
+        final boolean keep;
 
         GoAway(PromiseKind promise, boolean refuse, boolean failFlush, boolean ioFailure, int lastStreamId,
-               long errorCode, byte[] debugData, PayloadKind kind) {
+               long errorCode, byte[] debugData, PayloadKind kind, boolean keep) {
             super(promise, refuse, failFlush, ioFailure);
             this.lastStreamId = lastStreamId;
             this.errorCode = errorCode;
             this.debugData = debugData;
             this.kind = kind;
+            this.keep = keep;
         }
 
         @Override
         ChannelFuture write(Http2FrameWriter writer, ChannelHandlerContext ctx, List<ByteBuf> inputs,
-                            ChannelPromise promise) {
-            return writer.writeGoAway(ctx, lastStreamId, errorCode, kind.make(debugData, inputs), promise);
+                            List<ByteBuf> kept, ChannelPromise promise) {
+            return writer.writeGoAway(ctx, lastStreamId, errorCode, kind.make(debugData, inputs, keep ? kept : null),
+                    promise);
         }
 
         @Override
         String what() {
-            return "GOAWAY last " + lastStreamId + " error " + errorCode + " debug " + debugData.length + " " + kind;
+            return "GOAWAY last " + lastStreamId + " error " + errorCode + " debug " + debugData.length + " " + kind
+                    + (keep ? " kept" : "");
         }
     }
 
@@ -444,7 +496,7 @@ final class WriterCase {
 
         @Override
         ChannelFuture write(Http2FrameWriter writer, ChannelHandlerContext ctx, List<ByteBuf> inputs,
-                            ChannelPromise promise) {
+                            List<ByteBuf> kept, ChannelPromise promise) {
             return writer.writeSettings(ctx, settings.make(), promise);
         }
 
@@ -473,8 +525,9 @@ final class WriterCase {
 
         @Override
         ChannelFuture write(Http2FrameWriter writer, ChannelHandlerContext ctx, List<ByteBuf> inputs,
-                            ChannelPromise promise) {
-            return writer.writeFrame(ctx, type, streamId, new Http2Flags(flags), kind.make(payload, inputs), promise);
+                            List<ByteBuf> kept, ChannelPromise promise) {
+            return writer.writeFrame(ctx, type, streamId, new Http2Flags(flags), kind.make(payload, inputs, null),
+                    promise);
         }
 
         @Override

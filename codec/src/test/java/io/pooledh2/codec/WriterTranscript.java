@@ -89,6 +89,18 @@ final class WriterTranscript {
         return s.append(']').toString();
     }
 
+    /** The reader and writer indices of buffers the caller keeps. */
+    static String indices(List<ByteBuf> kept) {
+        StringBuilder s = new StringBuilder("[");
+        for (int i = 0; i < kept.size(); i++) {
+            if (i > 0) {
+                s.append(',');
+            }
+            s.append(kept.get(i).readerIndex()).append('/').append(kept.get(i).writerIndex());
+        }
+        return s.append(']').toString();
+    }
+
     /** Short bytes in hex; longer ones by length, CRC and their first and last bytes. */
     static String bytes(byte[] bytes) {
         if (bytes.length <= 96) {
