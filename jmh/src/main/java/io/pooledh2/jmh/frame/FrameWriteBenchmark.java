@@ -26,38 +26,42 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 
 /**
  * One op: one frame written by a frame writer through a channel handler context and flushed, as a connection
- * handler writes a frame and flushes it. {@link #writer} is {@code stock} ({@code DefaultHttp2FrameWriter}) or
- * {@code pooled} ({@link PooledHttp2FrameWriter}); {@link #frame} the frame.
+ * handler writes a frame and flushes it. {@link #writer} is {@code stock} ({@code DefaultHttp2FrameWriter}),
+ * {@code pooled} ({@link PooledHttp2FrameWriter}) or {@code channel}: no writer, the op's buffer from the
+ * allocator (the DATA payload or GOAWAY debug data the writers get, else 9 bytes) written as it is, which shows
+ * what the harness and the channel cost on their own; {@link #frame} is the frame.
  *
  * <p>The channel takes what is flushed as a socket channel does: it gathers the NIO buffers of the flushed
  * messages ({@code ChannelOutboundBuffer.nioBuffers}, which makes a new {@code ByteBuffer} for a derived buffer
  * such as a slice, as for a socket write) and removes the bytes, with no system call. Its allocator is
- * {@code PooledByteBufAllocator}. The harness allocates nothing per op: the payload and the debug data are one
- * buffer, retained and rewound each op (the writer releases it); the promise is one object that counts its
- * completions instead of completing (so that it can be used again), a {@code DefaultChannelPromise} otherwise;
- * header and settings objects are made once. So B/op is the writer's, plus the channel's.
+ * {@code PooledByteBufAllocator}. The harness allocates nothing per op ({@code channel} shows it): a payload is
+ * taken from the allocator each op and handed over with its only reference, as a payload is written (a
+ * {@code buffer} of its own, or a retained {@code slice} of a larger buffer: {@link #payloadKind}); the promise is
+ * one object that counts its completions instead of completing, so that it can be used again; header and
+ * settings objects are made once. So B/op is the writer's, plus what the channel makes for it.
  */
 @State(Scope.Thread)
 public class FrameWriteBenchmark extends EventLoopBenchmark {
 
     private static final int STREAM = 3;
+    /** Distinct header sets for {@link Sample#HEADERS_10_NEW_ENTRY}: far more than HPACK's 4 KiB table holds. */
+    private static final int NEW_ENTRY_HEADERS = 4096;
 
     /** A frame to write. */
     public enum Sample {
         DATA_1K {
             @Override
             void write(FrameWriteBenchmark b) {
-                b.frameWriter.writeData(b.ctx, STREAM, b.payload.readerIndex(0).retain(), 0, false, b.promise);
+                b.frameWriter.writeData(b.ctx, STREAM, b.payload(), 0, false, b.promise);
             }
         },
         DATA_16K {
             @Override
             void write(FrameWriteBenchmark b) {
-                b.frameWriter.writeData(b.ctx, STREAM, b.payload.readerIndex(0).retain(), 0, false, b.promise);
+                b.frameWriter.writeData(b.ctx, STREAM, b.payload(), 0, false, b.promise);
             }
         },
         /** The four request pseudo-headers, END_STREAM. */
@@ -67,11 +71,22 @@ public class FrameWriteBenchmark extends EventLoopBenchmark {
                 b.frameWriter.writeHeaders(b.ctx, STREAM, b.headers, 0, true, b.promise);
             }
         },
-        /** The pseudo-headers and ten regular ones. */
+        /** The pseudo-headers and ten regular ones: after the first op, every field is in HPACK's table. */
         HEADERS_10 {
             @Override
             void write(FrameWriteBenchmark b) {
                 b.frameWriter.writeHeaders(b.ctx, STREAM, b.headers, 0, true, b.promise);
+            }
+        },
+        /**
+         * {@link #HEADERS_10} with an {@code x-request-id} value HPACK's table does not hold, as a new request
+         * id is: one new table entry per op, the encoder's own allocation.
+         */
+        HEADERS_10_NEW_ENTRY {
+            @Override
+            void write(FrameWriteBenchmark b) {
+                b.frameWriter.writeHeaders(b.ctx, STREAM, b.headerSets[b.nextHeaderSet++ & NEW_ENTRY_HEADERS - 1],
+                        0, true, b.promise);
             }
         },
         /** Six entries, a server's usual values. */
@@ -103,56 +118,62 @@ public class FrameWriteBenchmark extends EventLoopBenchmark {
         GOAWAY {
             @Override
             void write(FrameWriteBenchmark b) {
-                b.frameWriter.writeGoAway(b.ctx, STREAM, Http2Error.NO_ERROR.code(), b.payload.readerIndex(0).retain(),
-                        b.promise);
+                b.frameWriter.writeGoAway(b.ctx, STREAM, Http2Error.NO_ERROR.code(), b.payload(), b.promise);
             }
         };
 
         abstract void write(FrameWriteBenchmark b);
+
+        int payloadLength() {
+            return this == DATA_16K ? 16384 : this == DATA_1K ? 1024 : this == GOAWAY ? 8 : 0;
+        }
     }
 
     @Param
     public Sample frame;
 
-    @Param({"stock", "pooled"})
+    @Param({"stock", "pooled", "channel"})
     public String writer;
 
-    /** The DATA payload: a buffer of its own, or a slice of a larger one (as a forwarded payload is). */
-    @Param({"buffer"})
+    /** The DATA payload and GOAWAY debug data: a buffer of its own, or a retained slice of a larger one. */
+    @Param({"buffer", "slice"})
     public String payloadKind;
 
     private Http2FrameWriter frameWriter;
     private SocketLikeChannel channel;
     private ChannelHandlerContext ctx;
     private CountingPromise promise;
+    /** The buffer a {@code slice} payload is a slice of. */
     private ByteBuf payloadParent;
-    private ByteBuf payload;
+    private int payloadLength;
+    private boolean slice;
     private Http2Headers headers;
+    private Http2Headers[] headerSets;
+    private int nextHeaderSet;
     private Http2Settings settings;
 
     @Setup
     public void setUp() throws Exception {
         requireEventLoopThread();
-        frameWriter = "stock".equals(writer) ? new DefaultHttp2FrameWriter() : new PooledHttp2FrameWriter();
+        frameWriter = "stock".equals(writer) ? new DefaultHttp2FrameWriter()
+                : "pooled".equals(writer) ? new PooledHttp2FrameWriter() : null;
         channel = new SocketLikeChannel();
         channel.config().setAllocator(ALLOC);
         channel.pipeline().addLast(new ChannelOutboundHandlerAdapter());
         ctx = channel.pipeline().firstContext();
         promise = new CountingPromise(channel);
-        int payloadLength = frame == Sample.DATA_16K ? 16384 : frame == Sample.GOAWAY ? 8 : 1024;
-        byte[] bytes = new byte[payloadLength];
-        if (frame == Sample.GOAWAY) {
-            bytes = "shutdown".getBytes(StandardCharsets.US_ASCII);
+        payloadLength = frame.payloadLength();
+        slice = "slice".equals(payloadKind);
+        payloadParent = ALLOC.directBuffer(payloadLength + 64).writeZero(payloadLength + 64);
+        headers = frame == Sample.HEADERS_PSEUDO ? StaticHeaderBlocks.requestPseudoHeaders()
+                : StaticHeaderBlocks.requestTenHeaders();
+        if (frame == Sample.HEADERS_10_NEW_ENTRY) {
+            headerSets = new Http2Headers[NEW_ENTRY_HEADERS];
+            for (int i = 0; i < NEW_ENTRY_HEADERS; i++) {
+                headerSets[i] = StaticHeaderBlocks.requestTenHeaders()
+                        .set("x-request-id", String.format("5b1e7c64-2f0a-4d8e-9b3a-%012x", i));
+            }
         }
-        if ("slice".equals(payloadKind)) {
-            payloadParent = ALLOC.directBuffer(payloadLength + 64).writeZero(32).writeBytes(bytes).writeZero(32);
-            payload = payloadParent.slice(32, payloadLength);
-        } else {
-            payloadParent = ALLOC.directBuffer(payloadLength).writeBytes(bytes);
-            payload = payloadParent;
-        }
-        headers = frame == Sample.HEADERS_10 ? StaticHeaderBlocks.requestTenHeaders()
-                : StaticHeaderBlocks.requestPseudoHeaders();
         settings = new Http2Settings().headerTableSize(4096).pushEnabled(false).maxConcurrentStreams(100)
                 .initialWindowSize(1048576).maxFrameSize(16384).maxHeaderListSize(8192);
         // Each op must write the frame and complete its promise once.
@@ -168,8 +189,20 @@ public class FrameWriteBenchmark extends EventLoopBenchmark {
 
     @Benchmark
     public void write() {
-        frame.write(this);
+        if (frameWriter == null) {
+            ctx.write(payloadLength == 0 ? ALLOC.directBuffer(9).writeZero(9) : payload(), promise);
+        } else {
+            frame.write(this);
+        }
         ctx.flush();
+    }
+
+    /** The op's payload, its only reference handed to the writer, as a payload is written. */
+    ByteBuf payload() {
+        if (slice) {
+            return payloadParent.retainedSlice(32, payloadLength);
+        }
+        return ALLOC.directBuffer(payloadLength, payloadLength).writerIndex(payloadLength);
     }
 
     @TearDown
@@ -177,7 +210,9 @@ public class FrameWriteBenchmark extends EventLoopBenchmark {
         int refCnt = payloadParent.refCnt();
         payloadParent.release();
         channel.finishAndReleaseAll();
-        frameWriter.close();
+        if (frameWriter != null) {
+            frameWriter.close();
+        }
         if (refCnt != 1) {
             throw new IllegalStateException(frame + " through " + writer + ": payload refCnt " + refCnt
                     + " after the run");
@@ -205,7 +240,8 @@ public class FrameWriteBenchmark extends EventLoopBenchmark {
 
     /**
      * A promise that counts successes instead of completing, so that one object serves every op: the harness
-     * allocates no promise. A failure is a broken benchmark.
+     * allocates no promise. A failure is a broken benchmark. (Not a {@code DefaultChannelPromise} by class, so
+     * the pooled writer takes its longer check of the promise: the harness errs against it.)
      */
     static final class CountingPromise extends DefaultChannelPromise {
         long completions;
