@@ -6,6 +6,7 @@ package io.pooledh2.codec;
 import io.netty.handler.codec.http2.DefaultHttp2Connection;
 import io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder;
 import io.netty.handler.codec.http2.DefaultHttp2FrameWriter;
+import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
 import io.netty.handler.codec.http2.DefaultHttp2LocalFlowController;
 import io.netty.handler.codec.http2.DefaultHttp2RemoteFlowController;
 import io.netty.handler.codec.http2.Http2Connection;
@@ -133,8 +134,8 @@ final class PooledConnectionAssembly {
         Http2FrameReader frameReader = reader;
         Http2FrameWriter writer = nettyTest ? netty.frameWriter
                 : encoderIgnoreMaxHeaderListSize == null
-                ? new DefaultHttp2FrameWriter(netty.headerSensitivityDetector)
-                : new DefaultHttp2FrameWriter(netty.headerSensitivityDetector, encoderIgnoreMaxHeaderListSize);
+                ? new PooledHttp2FrameWriter(netty.headerSensitivityDetector)
+                : new PooledHttp2FrameWriter(netty.headerSensitivityDetector, encoderIgnoreMaxHeaderListSize);
         if (netty.frameLogger != null) {
             frameReader = new Http2InboundFrameLogger(reader, netty.frameLogger);
             writer = new Http2OutboundFrameLogger(writer, netty.frameLogger);
