@@ -1,41 +1,51 @@
 #!/usr/bin/env bash
-# Runs Netty's own codec-http2 tests against the pooled codec: the tests that build a reader, a connection handler
-# or a frame codec, with Netty's class swapped for the pooled one, and the same tests unchanged as the control.
+# Runs Netty's own codec-http2 tests against the pooled codec: the tests that build a reader, a writer, a connection
+# handler or a frame codec, with Netty's class swapped for the pooled one, and the same tests unchanged as the control.
 #
-#   src/conformance/netty-tests.sh NETTY_GIT [pooled|stock|both]
+#   src/conformance/netty-tests.sh NETTY_GIT [pooled|rfc9113|stock|both|all]
 #
 # NETTY_GIT: a clone of github.com/netty/netty (work tree or bare), branch 4.2; the tests are read from its HEAD
 # with `git show` into a scratch Maven project under target/netty-tests/, never into this repository. They run
-# against Netty 4.2.20.Final and the pooled codec jar built from this checkout (codec/target, not installed into
-# ~/.m2). A report, not a gate: it exits 0 once the runs finish and prints, per test class and variant, the counts
-# and the failing tests. Needs Maven Central for Mockito, AssertJ and the compression codecs. TESTS="A B" runs
-# only those of the test classes below.
+# against Netty $NETTY_VERSION (default 4.2.20.Final) and the pooled codec jar built from this checkout against the
+# default Netty (codec/target, not installed into ~/.m2). A report, not a gate: it exits 0 once the runs finish and
+# prints, per test class and variant, the counts and the failing tests. Needs Maven Central for Mockito, AssertJ and
+# the compression codecs. TESTS="A B" runs only those of the test classes below. both: stock and pooled; all:
+# stock, pooled and rfc9113.
 #
 # The swaps (pooled variant): new DefaultHttp2FrameReader(..) -> new PooledHttp2FrameReader(..);
+# new DefaultHttp2FrameWriter(..) -> new PooledHttp2FrameWriter(..) (DefaultHttp2FrameWriterTest's field too);
+# new DefaultHttp2ConnectionEncoder(..) -> new PooledHttp2ConnectionEncoder(..);
 # new Http2ConnectionHandlerBuilder() -> new PooledHttp2ConnectionHandlerBuilder();
 # Http2FrameCodecBuilder.forServer()/forClient()/new Http2FrameCodecBuilder(true) -> PooledHttp2FrameCodecBuilder's;
 # in the two header decoder tests (DefaultHttp2HeadersDecoderTest, Http2HeaderBlockIOTest)
 # new DefaultHttp2HeadersDecoder(..) -> new PooledHttp2HeadersDecoder(..) (elsewhere the tests use a package-private
 # constructor of Netty's that takes its HpackDecoder).
+# The rfc9113 variant: the same, with .streamPriorities(false) on every pooled builder, the RFC 9113 scheduler in
+# every DefaultHttp2RemoteFlowController a test makes with Netty's default, and Netty's flow controller and
+# uniform distributor tests run against that scheduler too.
 # STRICT=false adds .strictStreamStates(false) to the connection handler builders (Netty's exact behaviour).
 set -euo pipefail
 
-netty=${1:?usage: netty-tests.sh NETTY_GIT [pooled|stock|both]}
+netty=${1:?usage: netty-tests.sh NETTY_GIT [pooled|rfc9113|stock|both|all]}
 which=${2:-both}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$root/target/netty-tests
 pkg=codec-http2/src/test/java/io/netty/handler/codec/http2
 helpers="Http2TestUtil Http2FrameInboundWriter LastInboundHandler TestChannelInitializer Http2MultiplexClientUpgradeTest"
-tests="DefaultHttp2FrameReaderTest Http2FrameRoundtripTest Http2ConnectionRoundtripTest InboundHttp2ToHttpAdapterTest
-  Http2ServerUpgradeCodecTest CleartextHttp2ServerUpgradeHandlerTest DataCompressionHttp2Test Http2FrameCodecTest
+tests="DefaultHttp2FrameReaderTest DefaultHttp2FrameWriterTest Http2FrameRoundtripTest Http2ConnectionRoundtripTest
+  InboundHttp2ToHttpAdapterTest Http2ServerUpgradeCodecTest CleartextHttp2ServerUpgradeHandlerTest DataCompressionHttp2Test Http2FrameCodecTest
   Http2MultiplexTest Http2MultiplexHandlerTest Http2MultiplexTransportTest Http2StreamChannelBootstrapTest
   Http2MultiplexHandlerClientUpgradeTest DefaultHttp2PushPromiseFrameTest Http2ClientUpgradeCodecTest Http2ConnectionHandlerTest
   Http2ControlFrameLimitEncoderTest Http2MaxRstFrameLimitEncoderTest StreamBufferingEncoderTest
-  DefaultHttp2HeadersDecoderTest Http2HeaderBlockIOTest"
+  DefaultHttp2HeadersDecoderTest Http2HeaderBlockIOTest
+  DefaultHttp2ConnectionEncoderTest DefaultHttp2RemoteFlowControllerTest WeightedFairQueueRemoteFlowControllerTest
+  UniformStreamByteDistributorFlowControllerTest UniformStreamByteDistributorTest"
 tests=${TESTS:-$tests}
 headers_decoder_tests="DefaultHttp2HeadersDecoderTest Http2HeaderBlockIOTest"
 headers_decoder=io.pooledh2.codec.PooledHttp2HeadersDecoder
 reader=io.pooledh2.codec.PooledHttp2FrameReader
+encoder=io.pooledh2.codec.PooledHttp2ConnectionEncoder
+writer=io.pooledh2.codec.PooledHttp2FrameWriter
 handler=io.pooledh2.codec.PooledHttp2ConnectionHandlerBuilder
 codec=io.pooledh2.codec.PooledHttp2FrameCodecBuilder
 strict=
@@ -45,6 +55,7 @@ fi
 
 git -C "$netty" rev-parse --verify -q HEAD > /dev/null || { echo "netty-tests: $netty is not a git clone"; exit 1; }
 echo "netty-tests: Netty's tests from $(git -C "$netty" describe --tags HEAD 2>/dev/null || git -C "$netty" rev-parse HEAD)"
+netty_version=${NETTY_VERSION:-4.2.20.Final}
 (cd "$root" && mvn -B -q package -pl codec -am -DskipTests)
 version=$(grep -m1 -o '<version>[^<]*' "$root/pom.xml" | sed 's/<version>//')
 codec_jar=$root/codec/target/pooledh2-codec-$version.jar
@@ -63,7 +74,7 @@ setup() {
     <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
   </properties>
   <dependencyManagement><dependencies>
-    <dependency><groupId>io.netty</groupId><artifactId>netty-bom</artifactId><version>4.2.20.Final</version><type>pom</type><scope>import</scope></dependency>
+    <dependency><groupId>io.netty</groupId><artifactId>netty-bom</artifactId><version>$netty_version</version><type>pom</type><scope>import</scope></dependency>
     <dependency><groupId>org.junit</groupId><artifactId>junit-bom</artifactId><version>6.0.3</version><type>pom</type><scope>import</scope></dependency>
   </dependencies></dependencyManagement>
   <dependencies>
@@ -93,9 +104,12 @@ EOF
   # Netty 4.2.20's HpackEncoder takes the table size alone (the branch's test utility may predate that).
   sed -i 's/hpackEncoder.setMaxHeaderTableSize(buf, maxHeaderTableSize);/hpackEncoder.setMaxHeaderTableSize(maxHeaderTableSize);/' \
     "$tests_dir/Http2TestUtil.java"
-  if [ "$1" = pooled ]; then
+  if [ "$1" != stock ]; then
     sed -i -e "s/new DefaultHttp2FrameReader(/new $reader(/g" \
+      -e "s/new DefaultHttp2ConnectionEncoder(/new $encoder(/g" \
       -e "s/private DefaultHttp2FrameReader frameReader/private $reader frameReader/" \
+      -e "s/new DefaultHttp2FrameWriter(/new $writer(/g" \
+      -e "s/private DefaultHttp2FrameWriter frameWriter/private $writer frameWriter/" \
       -e "s/new Http2ConnectionHandlerBuilder()/new $handler()$strict/g" \
       -e "s/Http2FrameCodecBuilder\.forServer()/$codec.forServer()/g" \
       -e "s/Http2FrameCodecBuilder\.forClient()/$codec.forClient()/g" \
@@ -108,6 +122,45 @@ EOF
         sed -i "s/new DefaultHttp2HeadersDecoder(/new $headers_decoder(/g" "$tests_dir/$f.java"
       fi
     done
+  fi
+  if [ "$1" = rfc9113 ]; then
+    # The scheduler is package-private: the tests reach it through a class of the scratch project in its package.
+    mkdir -p "$dir/src/test/java/io/pooledh2/codec"
+    cat > "$dir/src/test/java/io/pooledh2/codec/NettyTestAccess.java" <<JAVA
+package io.pooledh2.codec;
+
+import io.netty.handler.codec.http2.Http2Connection;
+import io.netty.handler.codec.http2.StreamByteDistributor;
+
+public final class NettyTestAccess {
+    public static StreamByteDistributor rfc9113(Http2Connection connection) {
+        return new RoundRobinStreamByteDistributor(connection);
+    }
+}
+JAVA
+    if [ -f "$tests_dir/DefaultHttp2RemoteFlowControllerTest.java" ]; then
+      cat > "$tests_dir/Rfc9113RemoteFlowControllerTest.java" <<JAVA
+package io.netty.handler.codec.http2;
+
+public class Rfc9113RemoteFlowControllerTest extends DefaultHttp2RemoteFlowControllerTest {
+    @Override
+    protected StreamByteDistributor newDistributor(Http2Connection connection) {
+        return io.pooledh2.codec.NettyTestAccess.rfc9113(connection);
+    }
+}
+JAVA
+    fi
+    if [ -f "$tests_dir/UniformStreamByteDistributorTest.java" ]; then
+      sed -e "s/class UniformStreamByteDistributorTest/class Rfc9113UniformStreamByteDistributorTest/" \
+        -e "s/private UniformStreamByteDistributor distributor/private StreamByteDistributor distributor/" \
+        -e "s/new UniformStreamByteDistributor(connection)/io.pooledh2.codec.NettyTestAccess.rfc9113(connection)/" \
+        "$tests_dir/UniformStreamByteDistributorTest.java" > "$tests_dir/Rfc9113UniformStreamByteDistributorTest.java"
+    fi
+    sed -i -E -e "s/new $handler\(\)/new $handler().streamPriorities(false)/g" \
+      -e "s/$codec\.for(Server|Client)\(\)/$codec.for\1().streamPriorities(false)/g" \
+      -e "s/([^.a-zA-Z])for(Server|Client)\(\)\.build\(\)/\1for\2().streamPriorities(false).build()/g" \
+      -e "s/new DefaultHttp2RemoteFlowController\(([a-zA-Z]+)\)/new DefaultHttp2RemoteFlowController(\1, io.pooledh2.codec.NettyTestAccess.rfc9113(\1))/g" \
+      "$tests_dir"/*.java
   fi
 }
 
@@ -125,6 +178,8 @@ report() {
 variants=$which
 if [ "$which" = both ]; then
   variants="stock pooled"
+elif [ "$which" = all ]; then
+  variants="stock pooled rfc9113"
 fi
 for v in $variants; do
   setup "$v"

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The long differential fuzz: random HTTP/2 frame sequences, valid and mutated, read by Netty's
+# The long differential fuzz. Reader (default): random HTTP/2 frame sequences, valid and mutated, read by Netty's
 # DefaultHttp2FrameReader and by PooledHttp2FrameReader (random deliveries, buffer kinds, paranoid / no-reuse /
-# keeps-nothing variants) with fresh seeds for a time budget; the listener transcripts must match. The cases are
-# RandomizedDifferentialTest's (codec/src/test), run by its main class DifferentialFuzz.
+# keeps-nothing variants); the listener transcripts must match (RandomizedDifferentialTest's cases). Writer
+# (--writer): random call sequences through DefaultHttp2FrameWriter and PooledHttp2FrameWriter; bytes, promise
+# outcomes and released inputs must match (RandomizedWriterDifferentialTest's cases). Fresh seeds for a time
+# budget; both run by DifferentialFuzz (codec/src/test).
 #
-#   src/fuzz/run.sh MINUTES                 fresh seeds for MINUTES (decimals allowed: 0.33 is 20 s)
-#   src/fuzz/run.sh --seed S [--cases N]    replays seed S, its first N cases (as printed with a divergence)
+#   src/fuzz/run.sh [--writer] MINUTES                 fresh seeds for MINUTES (decimals allowed: 0.33 is 20 s)
+#   src/fuzz/run.sh [--writer] --seed S [--cases N]    replays seed S, its first N cases (as printed with a divergence)
 #   src/fuzz/run.sh --hpack MINUTES|--blocks N|--seed S
 #                                           the HPACK decoder instead: PooledHttp2HeadersDecoder against Netty's
 #                                           DefaultHttp2HeadersDecoder on header block sequences from Netty's
@@ -19,8 +21,13 @@
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
+mode=()
+if [ "${1:-}" = "--writer" ]; then
+  mode=(--writer)
+  shift
+fi
 if [ $# -eq 0 ]; then
-  sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 main=io.pooledh2.codec.DifferentialFuzz
@@ -32,9 +39,9 @@ if [ "$1" = "--hpack" ]; then
     *) args=(--minutes "${1:?usage: run.sh --hpack MINUTES|--blocks N|--seed S}") ;;
   esac
 elif [ "$1" = "--seed" ]; then
-  args=("$@")
+  args=("${mode[@]}" "$@")
 else
-  args=(--minutes "$1")
+  args=("${mode[@]}" --minutes "$1")
 fi
 
 out=$root/codec/target/fuzz

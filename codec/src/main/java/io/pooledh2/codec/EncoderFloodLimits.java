@@ -35,15 +35,17 @@ final class EncoderFloodLimits extends DecoratingHttp2ConnectionEncoder implemen
     private static final InternalLogger rstLogger =
             InternalLoggerFactory.getInstance("io.netty.handler.codec.http2.Http2MaxRstFrameLimitEncoder");
 
-    /** 0: control frames are not counted. */
-    private final int maxOutstandingControlFrames;
+    /**
+     * 0: control frames are not counted, because the limit is off or, once reached, because the connection is
+     * closing (Netty's flag for that is this value set to 0: a field less per connection).
+     */
+    private int maxOutstandingControlFrames;
     /** 0: RST_STREAM frames are not counted. */
     private final int maxRstFramesPerWindow;
     private final long nanosPerWindow;
 
     private Http2LifecycleManager lifecycleManager;
     private int outstandingControlFrames;
-    private boolean controlFrameLimitReached;
     private long lastRstFrameNano;
     private int sentRstInWindow;
 
@@ -103,14 +105,15 @@ final class EncoderFloodLimits extends DecoratingHttp2ConnectionEncoder implemen
      * did not, it fails the connection; the frame is written either way, as in Netty.
      */
     private ChannelPromise countControlFrame(ChannelHandlerContext ctx, ChannelPromise promise) {
-        if (maxOutstandingControlFrames == 0 || controlFrameLimitReached) {
+        int maxOutstandingControlFrames = this.maxOutstandingControlFrames;
+        if (maxOutstandingControlFrames == 0) {
             return promise;
         }
         if (outstandingControlFrames == maxOutstandingControlFrames) {
             ctx.flush();
         }
         if (outstandingControlFrames == maxOutstandingControlFrames) {
-            controlFrameLimitReached = true;
+            this.maxOutstandingControlFrames = 0;
             Http2Exception exception = connectionError(Http2Error.ENHANCE_YOUR_CALM,
                     "Maximum number %d of outstanding control frames reached", maxOutstandingControlFrames);
             controlFramesLogger.info("{} Maximum number {} of outstanding control frames reached, closing channel.",

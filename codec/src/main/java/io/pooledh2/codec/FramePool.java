@@ -15,9 +15,10 @@ import java.util.function.Function;
  */
 final class FramePool<T extends PooledFrame> extends Recycler<T> {
 
-    private static final int MAX_CAPACITY_PER_THREAD = SystemPropertyUtil.getInt(
+    /** Netty's Recycler settings, read as Netty reads them; the encoder's pools of queued writes use them too. */
+    static final int MAX_CAPACITY_PER_THREAD = SystemPropertyUtil.getInt(
             "io.netty.recycler.maxCapacityPerThread", SystemPropertyUtil.getInt("io.netty.recycler.maxCapacity", 4096));
-    private static final int CHUNK_SIZE = SystemPropertyUtil.getInt("io.netty.recycler.chunkSize", 32);
+    static final int CHUNK_SIZE = SystemPropertyUtil.getInt("io.netty.recycler.chunkSize", 32);
 
     /** The frame type this pool's frames carry, for {@link FrameReuseStatistics}. */
     final byte frameType;
@@ -38,6 +39,19 @@ final class FramePool<T extends PooledFrame> extends Recycler<T> {
             FrameReuseStatistics.countCreated(frameType);
         }
         return factory.apply(handle);
+    }
+
+    /**
+     * A Recycler of another class, with the same settings: the encoder's queued writes and the listeners that come
+     * back to it once called.
+     */
+    static <T> Recycler<T> newRecycler(Function<Recycler.Handle<T>, T> factory) {
+        return new Recycler<T>(MAX_CAPACITY_PER_THREAD, 0, CHUNK_SIZE) {
+            @Override
+            protected T newObject(Handle<T> handle) {
+                return factory.apply(handle);
+            }
+        };
     }
 
     /** A frame that never returns to any pool: for reuse off, paranoid mode and copies. */

@@ -5,9 +5,10 @@ package io.pooledh2.codec;
 
 import io.netty.handler.codec.http2.DefaultHttp2Connection;
 import io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder;
-import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
 import io.netty.handler.codec.http2.DefaultHttp2FrameWriter;
+import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
 import io.netty.handler.codec.http2.DefaultHttp2LocalFlowController;
+import io.netty.handler.codec.http2.DefaultHttp2RemoteFlowController;
 import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
@@ -26,9 +27,10 @@ import io.netty.handler.codec.http2.StreamBufferingEncoder;
 /**
  * How the builders make a connection: what Netty's builder makes from the same settings (connection, frame
  * writer, encoder, decoder, frame loggers, {@code StreamBufferingEncoder}), in the same order and with the same
- * errors, with the pooled reader in the decoder. Netty's builder cannot be given a reader, so it is not used:
+ * errors, with the pooled reader in the decoder and {@link PooledHttp2ConnectionEncoder} as the encoder. Netty's builder cannot be given a reader, so it is not used:
  * it would make a decoder around {@code DefaultHttp2FrameReader} first, whose property key stays with the
- * connection. Netty's four protections are {@link EncoderFloodLimits} and {@link DecoderFloodLimits}, the same
+ * connection. With {@code streamPriorities(false)} the remote flow controller is Netty's around a
+ * {@link RoundRobinStreamByteDistributor} instead of Netty's weighted fair queue. Netty's four protections are {@link EncoderFloodLimits} and {@link DecoderFloodLimits}, the same
  * limits in two objects instead of Netty's seven, because Netty's classes are package-private. Unless turned off,
  * the decoder reads through {@link StreamStateChecks}, the RFC 9113 stream-state rules Netty's decoder leaves out.
  * Public API only, so it works on the module path too.
@@ -48,6 +50,7 @@ final class PooledConnectionAssembly {
     private Boolean paranoid;
     private Boolean reuseFrames;
     private boolean strictStreamStates = true;
+    private boolean streamPriorities = true;
     // Netty's builder keeps these private; the builders record them here as they are set.
     private Integer maxDecodedRstFrames;
     private int decodedRstSeconds = DEFAULT_RST_SECONDS_PER_WINDOW;
@@ -59,6 +62,10 @@ final class PooledConnectionAssembly {
 
     void paranoid(boolean paranoid) {
         this.paranoid = paranoid;
+    }
+
+    void streamPriorities(boolean streamPriorities) {
+        this.streamPriorities = streamPriorities;
     }
 
     void reuseFrames(boolean reuseFrames) {
@@ -127,13 +134,24 @@ final class PooledConnectionAssembly {
         Http2FrameReader frameReader = reader;
         Http2FrameWriter writer = nettyTest ? netty.frameWriter
                 : encoderIgnoreMaxHeaderListSize == null
-                ? new DefaultHttp2FrameWriter(netty.headerSensitivityDetector)
-                : new DefaultHttp2FrameWriter(netty.headerSensitivityDetector, encoderIgnoreMaxHeaderListSize);
+                ? new PooledHttp2FrameWriter(netty.headerSensitivityDetector)
+                : new PooledHttp2FrameWriter(netty.headerSensitivityDetector, encoderIgnoreMaxHeaderListSize);
         if (netty.frameLogger != null) {
             frameReader = new Http2InboundFrameLogger(reader, netty.frameLogger);
             writer = new Http2OutboundFrameLogger(writer, netty.frameLogger);
         }
-        Http2ConnectionEncoder encoder = new DefaultHttp2ConnectionEncoder(connection, writer);
+        if (!streamPriorities) {
+            if (connection.remote().flowController() != null) {
+                frameReader.close();
+                writer.close();
+                throw new IllegalStateException("streamPriorities(false): the connection given to the builder has a "
+                        + "remote flow controller already, with its own scheduling");
+            }
+            // Made first, as the encoder would make Netty's: the same property keys in the same order.
+            connection.remote().flowController(new DefaultHttp2RemoteFlowController(connection,
+                    new RoundRobinStreamByteDistributor(connection)));
+        }
+        Http2ConnectionEncoder encoder = new PooledHttp2ConnectionEncoder(connection, writer);
         if (!nettyTest) {
             encoder = EncoderFloodLimits.wrap(encoder, netty.maxQueuedControlFrames,
                     rstLimit(maxEncodedRstFrames, netty.server), encodedRstSeconds);

@@ -3,6 +3,7 @@
  */
 package io.pooledh2.codec;
 
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.AbstractHttp2ConnectionHandlerBuilder;
 import io.netty.handler.codec.http2.Http2Connection;
@@ -13,6 +14,7 @@ import io.netty.handler.codec.http2.Http2FrameListener;
 import io.netty.handler.codec.http2.Http2FrameLogger;
 import io.netty.handler.codec.http2.Http2HeadersEncoder;
 import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2Stream;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -55,6 +57,22 @@ public final class PooledHttp2ConnectionHandlerBuilder
      */
     public PooledHttp2ConnectionHandlerBuilder strictStreamStates(boolean strictStreamStates) {
         assembly.strictStreamStates(strictStreamStates);
+        return this;
+    }
+
+    /**
+     * How the DATA of concurrent streams shares the connection. {@code true}, the default: as in Netty, by the RFC 7540
+     * priority tree that the peer builds with PRIORITY frames and the priority fields of HEADERS frames (Netty's
+     * {@code WeightedFairQueueByteDistributor}, which keeps scheduling state for every stream). {@code false}: as
+     * RFC 9113 allows (section 5.3.2 deprecates those signals), without a priority tree: the streams that have DATA to
+     * send take turns, each getting an equal share of what the connection window allows per turn (at least 1 KiB),
+     * and no scheduling state is allocated per stream. A peer that sends priorities is still served as before: its
+     * PRIORITY frames and priority fields are read and validated with the same errors and still reach the listener
+     * or the handlers, but they no longer change the order or the share in which streams' DATA is sent. With a
+     * connection given to the builder that already has a remote flow controller, {@code false} fails the build.
+     */
+    public PooledHttp2ConnectionHandlerBuilder streamPriorities(boolean streamPriorities) {
+        assembly.streamPriorities(streamPriorities);
         return this;
     }
 
@@ -232,8 +250,8 @@ public final class PooledHttp2ConnectionHandlerBuilder
      * As with Netty's builder: the handler is built around the given decoder and encoder, and the options that
      * make them cannot be set too. This builder makes no reader then: for pooled frames, give the decoder a
      * {@link PooledHttp2FrameReader} ({@code new DefaultHttp2ConnectionDecoder(connection, encoder, new
-     * PooledHttp2FrameReader())}); {@link #paranoid}, {@link #reuseFrames} and {@link #strictStreamStates} do
-     * not apply.
+     * PooledHttp2FrameReader())}); {@link #paranoid}, {@link #reuseFrames}, {@link #strictStreamStates} and
+     * {@link #streamPriorities} do not apply.
      */
     @Override
     public PooledHttp2ConnectionHandlerBuilder codec(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder) {
@@ -281,7 +299,7 @@ public final class PooledHttp2ConnectionHandlerBuilder
      * Netty's handler (its constructor is protected), which when removed from a live pipeline has the pooled reader
      * let go of what it holds (see the reader's {@code handlerRemoved}).
      */
-    private static final class Handler extends Http2ConnectionHandler {
+    private static final class Handler extends Http2ConnectionHandler implements StreamCloseListener.Closer {
         /** Null for a handler around a decoder the builder did not make. */
         private final PooledHttp2FrameReader reader;
 
@@ -289,6 +307,17 @@ public final class PooledHttp2ConnectionHandlerBuilder
                 boolean decoupleCloseAndGoAway, boolean flushPreface, PooledHttp2FrameReader reader) {
             super(decoder, encoder, initialSettings, decoupleCloseAndGoAway, flushPreface);
             this.reader = reader;
+        }
+
+        /** As Netty's, with a recycled listener instead of a new lambda per stream (see {@link StreamCloseListener}). */
+        @Override
+        public void closeStream(Http2Stream stream, ChannelFuture future) {
+            StreamCloseListener.closeStream(this, stream, future);
+        }
+
+        @Override
+        public void closeStreamNow(Http2Stream stream, ChannelFuture future) {
+            super.closeStream(stream, future);
         }
 
         @Override

@@ -4,6 +4,7 @@
 package io.pooledh2.codec;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
@@ -14,6 +15,7 @@ import io.netty.handler.codec.http2.Http2FrameListener;
 import io.netty.handler.codec.http2.Http2FrameStream;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2Stream;
 
 /**
  * An {@link Http2FrameCodec} whose inbound frames are the pooled reader's own frames: where Netty's codec
@@ -22,7 +24,7 @@ import io.netty.handler.codec.http2.Http2Settings;
  * it and fires it. Everything
  * else (streams, flow control, {@code Http2MultiplexHandler}) is Netty's codec, unchanged.
  */
-final class PooledHttp2FrameCodec extends Http2FrameCodec implements Http2FrameListener {
+final class PooledHttp2FrameCodec extends Http2FrameCodec implements Http2FrameListener, StreamCloseListener.Closer {
 
     private final PooledHttp2FrameReader reader;
     /** Netty's own listener, for what is not forwarded (PUSH_PROMISE) or not the reader's frame. */
@@ -41,6 +43,17 @@ final class PooledHttp2FrameCodec extends Http2FrameCodec implements Http2FrameL
     }
 
     /** Removed from a live pipeline: the reader lets go of what it holds (see the reader's handlerRemoved). */
+    /** As Netty's, with a recycled listener instead of a new lambda per stream (see {@link StreamCloseListener}). */
+    @Override
+    public void closeStream(Http2Stream stream, ChannelFuture future) {
+        StreamCloseListener.closeStream(this, stream, future);
+    }
+
+    @Override
+    public void closeStreamNow(Http2Stream stream, ChannelFuture future) {
+        super.closeStream(stream, future);
+    }
+
     @Override
     protected void handlerRemoved0(ChannelHandlerContext ctx) throws Exception {
         try {

@@ -87,6 +87,22 @@ public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
     }
 
     /**
+     * How the DATA of concurrent streams shares the connection. {@code true}, the default: as in Netty, by the RFC 7540
+     * priority tree that the peer builds with PRIORITY frames and the priority fields of HEADERS frames (Netty's
+     * {@code WeightedFairQueueByteDistributor}, which keeps scheduling state for every stream). {@code false}: as
+     * RFC 9113 allows (section 5.3.2 deprecates those signals), without a priority tree: the streams that have DATA to
+     * send take turns, each getting an equal share of what the connection window allows per turn (at least 1 KiB),
+     * and no scheduling state is allocated per stream. A peer that sends priorities is still served as before: its
+     * PRIORITY frames and priority fields are read and validated with the same errors and still reach the listener
+     * or the handlers, but they no longer change the order or the share in which streams' DATA is sent. With a
+     * connection given to the builder that already has a remote flow controller, {@code false} fails the build.
+     */
+    public PooledHttp2FrameCodecBuilder streamPriorities(boolean streamPriorities) {
+        assembly.streamPriorities(streamPriorities);
+        return this;
+    }
+
+    /**
      * Frame reuse for the reader (see {@link PooledHttp2FrameReader#reuseFrames(boolean)}); default: the system
      * property.
      */

@@ -8,6 +8,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http2.DefaultHttp2Connection;
+import io.netty.handler.codec.http2.DefaultHttp2FrameWriter;
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionHandler;
@@ -49,6 +50,16 @@ class ConnectionAssemblyTest {
                         .build().connection()),
                 propertyKeys(new PooledHttp2ConnectionHandlerBuilder().server(true)
                         .frameListener(new Http2FrameAdapter()).build().connection()), "listener path");
+        // The RFC 9113 scheduler takes the key of the weighted fair queue it replaces.
+        assertEquals(propertyKeys(Http2FrameCodecBuilder.forServer().build().connection()),
+                propertyKeys(PooledHttp2FrameCodecBuilder.forServer().streamPriorities(false).build().connection()),
+                "frame codec, RFC 9113 scheduling");
+        assertEquals(
+                propertyKeys(new Http2ConnectionHandlerBuilder().server(true).frameListener(new Http2FrameAdapter())
+                        .build().connection()),
+                propertyKeys(new PooledHttp2ConnectionHandlerBuilder().server(true).streamPriorities(false)
+                        .frameListener(new Http2FrameAdapter()).build().connection()),
+                "listener path, RFC 9113 scheduling");
     }
 
     @Test
@@ -62,7 +73,7 @@ class ConnectionAssemblyTest {
     }
 
     @Test
-    void encoderAndFrameWriterAreOfNettysClasses() {
+    void encoderAndFrameWriterAreOfNettysClassesButThePooledWriter() {
         Http2FrameLogger logger = new Http2FrameLogger(LogLevel.TRACE);
         assertSameClasses(() -> Http2FrameCodecBuilder.forClient().encoderEnforceMaxConcurrentStreams(true)
                         .frameLogger(logger).build(),
@@ -76,15 +87,19 @@ class ConnectionAssemblyTest {
                         .encoderEnforceMaxConcurrentStreams(true).frameListener(new Http2FrameAdapter()).build());
     }
 
-    /** The outermost encoder (StreamBufferingEncoder on a client that asks for it) and the frame writer. */
+    /**
+     * The outermost encoder (StreamBufferingEncoder on a client that asks for it) and the frame writer: the
+     * pooled one where Netty's builder makes a DefaultHttp2FrameWriter, Netty's logger around it.
+     */
     private static void assertSameClasses(Supplier<Http2ConnectionHandler> netty,
                                           Supplier<Http2ConnectionHandler> pooled) {
         Http2ConnectionHandler expected = netty.get();
         Http2ConnectionHandler actual = pooled.get();
         assertEquals(expected.encoder() instanceof StreamBufferingEncoder,
                 actual.encoder() instanceof StreamBufferingEncoder, "StreamBufferingEncoder");
-        assertEquals(expected.encoder().frameWriter().getClass(), actual.encoder().frameWriter().getClass(),
-                "frame writer");
+        Class<?> writer = expected.encoder().frameWriter().getClass();
+        assertEquals(writer == DefaultHttp2FrameWriter.class ? PooledHttp2FrameWriter.class : writer,
+                actual.encoder().frameWriter().getClass(), "frame writer");
         assertEquals(expected.gracefulShutdownTimeoutMillis(), actual.gracefulShutdownTimeoutMillis(),
                 "graceful shutdown timeout");
     }

@@ -14,14 +14,16 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The randomized differential test ({@link RandomizedDifferentialTest}) as a long run with fresh seeds, for
- * {@code src/fuzz/run.sh}: random frame sequences, valid and mutated, read by the stock and the pooled reader
- * in random deliveries, buffer kinds and reader variants, for a time budget. Prints inputs per second,
- * divergences and leaks as it goes, the seed of every divergence, and exits 1 on any divergence or leak.
+ * The randomized differential tests as a long run with fresh seeds, for {@code src/fuzz/run.sh}: by default the
+ * reader's ({@link RandomizedDifferentialTest}: random frame sequences, valid and mutated, read by the stock and
+ * the pooled reader in random deliveries, buffer kinds and reader variants); with {@code --writer} the writer's
+ * ({@link RandomizedWriterDifferentialTest}: random call sequences through the stock and the pooled writer).
+ * Runs for a time budget; prints inputs per second, divergences and leaks as it goes, the seed of every
+ * divergence, and exits 1 on any divergence or leak.
  *
  * <pre>
- * DifferentialFuzz --minutes 10            fresh seeds for ten minutes
- * DifferentialFuzz --seed S [--cases N]    replays seed S (its first N cases, default 1000)
+ * DifferentialFuzz [--writer] --minutes 10            fresh seeds for ten minutes
+ * DifferentialFuzz [--writer] --seed S [--cases N]    replays seed S (its first N cases, default 1000)
  * </pre>
  *
  * Each seed runs {@value #CASES_PER_SEED} cases, case N of a seed drawn from its own generator as in the test, so
@@ -35,21 +37,29 @@ public final class DifferentialFuzz {
     private static final long PROGRESS_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final int MAX_REPORTS = 5;
 
+    private final boolean writer;
+    /** Replaying: leaks are looked for after every case, to name the case. */
+    private boolean checkEachCase;
     private long inputs;
     private int divergences;
     private int leaks;
     /** The seeds run since the last leak check: a leak is reported with them. */
     private final List<Long> seedsSinceCheck = new ArrayList<>();
 
-    private DifferentialFuzz() {
+    private DifferentialFuzz(boolean writer) {
+        this.writer = writer;
     }
 
     public static void main(String[] args) {
         double minutes = 1;
         Long replaySeed = null;
         int replayCases = CASES_PER_SEED;
+        boolean writer = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
+                case "--writer":
+                    writer = true;
+                    break;
                 case "--minutes":
                     minutes = Double.parseDouble(args[++i]);
                     break;
@@ -60,18 +70,20 @@ public final class DifferentialFuzz {
                     replayCases = Integer.parseInt(args[++i]);
                     break;
                 default:
-                    System.err.println("usage: DifferentialFuzz [--minutes M] | --seed S [--cases N]");
+                    System.err.println("usage: DifferentialFuzz [--writer] [--minutes M] | --seed S [--cases N]");
                     System.exit(2);
             }
         }
-        DifferentialFuzz fuzz = new DifferentialFuzz();
+        DifferentialFuzz fuzz = new DifferentialFuzz(writer);
         long start = System.nanoTime();
         if (replaySeed != null) {
             System.out.println("fuzz: replaying seed " + replaySeed + ", " + replayCases + " cases");
+            fuzz.checkEachCase = true;
             fuzz.runSeed(replaySeed, replayCases, Long.MAX_VALUE);
         } else {
             long budget = (long) (minutes * TimeUnit.MINUTES.toNanos(1));
-            System.out.printf(Locale.ROOT, "fuzz: %.2f minutes, leak detection %s%n", minutes,
+            System.out.printf(Locale.ROOT, "fuzz: %s, %.2f minutes, leak detection %s%n",
+                    writer ? "writer" : "reader", minutes,
                     System.getProperty("io.netty.leakDetection.level", "default"));
             fuzz.runFor(start, start + budget);
         }
@@ -99,33 +111,58 @@ public final class DifferentialFuzz {
         }
     }
 
-    /** The cases of one seed, as {@link RandomizedDifferentialTest} draws them, until the count or the deadline. */
+    /** The cases of one seed, as the randomized test draws them, until the count or the deadline. */
     private void runSeed(long seed, int cases, long deadline) {
         seedsSinceCheck.add(seed);
         Random random = new Random(seed);
         for (int index = 0; index < cases && System.nanoTime() - deadline < 0; index++) {
             long caseSeed = random.nextLong();
-            Random caseRandom = new Random(caseSeed);
-            ReaderCase readerCase = RandomCases.generate("case " + index, caseRandom);
-            Mode mode = RandomCases.randomMode(caseRandom, readerCase.allBytes().length);
-            Variant variant = RandomizedDifferentialTest.pooledVariant(caseRandom, mode);
-            String difference;
-            try {
-                difference = RandomizedDifferentialTest.difference(readerCase, variant, mode);
-            } catch (RuntimeException | AssertionError e) {
-                difference = "the run threw " + e;
-            }
+            String report = writer ? writerCase(seed, index, caseSeed) : readerCase(seed, index, caseSeed);
             inputs++;
-            if (difference != null) {
+            if (checkEachCase) {
+                int before = leaks;
+                checkLeaks();
+                if (leaks > before) {
+                    System.out.println("fuzz: the leak above is case #" + index + "'s");
+                }
+            }
+            if (report != null) {
                 divergences++;
-                System.out.println("fuzz: DIVERGENCE with seed " + seed + " at case #" + index
-                        + " (replay: src/fuzz/run.sh --seed " + seed + " --cases " + (index + 1) + ")");
+                System.out.println("fuzz: DIVERGENCE with seed " + seed + " at case #" + index + " (replay: src/fuzz/run.sh "
+                        + (writer ? "--writer " : "") + "--seed " + seed + " --cases " + (index + 1) + ")");
                 if (divergences <= MAX_REPORTS) {
-                    System.out.println(RandomizedDifferentialTest.report(seed, index, caseSeed, variant, readerCase,
-                            mode, difference));
+                    System.out.println(report);
                 }
             }
         }
+    }
+
+    /** Null, or the report of a divergence. */
+    private static String readerCase(long seed, int index, long caseSeed) {
+        Random caseRandom = new Random(caseSeed);
+        ReaderCase readerCase = RandomCases.generate("case " + index, caseRandom);
+        Mode mode = RandomCases.randomMode(caseRandom, readerCase.allBytes().length);
+        Variant variant = RandomizedDifferentialTest.pooledVariant(caseRandom, mode);
+        String difference;
+        try {
+            difference = RandomizedDifferentialTest.difference(readerCase, variant, mode);
+        } catch (RuntimeException | AssertionError e) {
+            difference = "the run threw " + e;
+        }
+        return difference == null ? null
+                : RandomizedDifferentialTest.report(seed, index, caseSeed, variant, readerCase, mode, difference);
+    }
+
+    private static String writerCase(long seed, int index, long caseSeed) {
+        WriterCase writerCase = RandomWriterCases.generate("case " + index, new Random(caseSeed));
+        String difference;
+        try {
+            difference = RandomizedWriterDifferentialTest.difference(writerCase);
+        } catch (RuntimeException | AssertionError e) {
+            return "the run threw " + e + "\n" + writerCase.describe();
+        }
+        return difference == null ? null
+                : RandomizedWriterDifferentialTest.report(seed, index, caseSeed, writerCase, difference);
     }
 
     private void checkLeaks() {

@@ -13,7 +13,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.channel.ChannelFuture;
-import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
 import io.netty.handler.codec.http2.DefaultHttp2FrameWriter;
 import io.netty.handler.codec.http2.Http2CodecUtil;
 import io.netty.handler.codec.http2.Http2DataFrame;
@@ -420,7 +419,7 @@ class PooledHttp2FrameCodecTest {
         assertSame(StreamBufferingEncoder.class, pooledBuffering.encoder().getClass());
         Http2FrameCodec pooledBare = NettyBuilderHooks.frameWriter(PooledHttp2FrameCodecBuilder.forServer(),
                 new DefaultHttp2FrameWriter()).build();
-        assertSame(DefaultHttp2ConnectionEncoder.class, pooledBare.encoder().getClass());
+        assertSame(PooledHttp2ConnectionEncoder.class, pooledBare.encoder().getClass());
         assertSame(EncoderFloodLimits.class, PooledHttp2FrameCodecBuilder.forServer().build().encoder().getClass());
     }
 }

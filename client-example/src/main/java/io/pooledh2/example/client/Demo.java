@@ -220,6 +220,9 @@ final class Demo {
                 + " connections x " + first.streams + " streams, every response checked; then the same with "
                 + Exchange.MAX_EXTRA_HEADERS + " more request headers, the same on every request (about 7 KB, "
                 + "more than HPACK's 4 KiB table holds); the client on the pooled codec for all");
+        out.println("  scheduling: the pooled server's streams RFC 9113 style, without a priority tree "
+                + "(streamPriorities(false)); Netty's server its default, the RFC 7540 priority tree. No stream waits "
+                + "for window here, so both send the same frames");
         out.println("  per workload, warm-up: " + timing.warmUpPasses + " pass(es) of " + seconds(timing.warmUpPass)
                 + " on every server, not measured; then " + timing.rounds + " measured round(s), each "
                 + timing.slices + " slice(s) of " + seconds(timing.slice) + " per server, the servers in turn "

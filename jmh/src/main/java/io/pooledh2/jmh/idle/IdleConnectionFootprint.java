@@ -56,7 +56,9 @@ public final class IdleConnectionFootprint {
     private enum Variant {
         stock, pooled,
         /** Pooled with {@code strictStreamStates(false)}: Netty's stream-state answers, without the checks' state. */
-        pooledNotStrict;
+        pooledNotStrict,
+        /** Pooled with {@code streamPriorities(false)}: RFC 9113 scheduling instead of the priority tree. */
+        pooledRfc9113;
 
         Http2FrameCodec codec() {
             switch (this) {
@@ -64,6 +66,8 @@ public final class IdleConnectionFootprint {
                     return Http2FrameCodecBuilder.forServer().build();
                 case pooled:
                     return PooledHttp2FrameCodecBuilder.forServer().build();
+                case pooledRfc9113:
+                    return PooledHttp2FrameCodecBuilder.forServer().streamPriorities(false).build();
                 default:
                     return PooledHttp2FrameCodecBuilder.forServer().strictStreamStates(false).build();
             }

@@ -8,8 +8,8 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.DefaultHttp2Connection;
 import io.netty.handler.codec.http2.DefaultHttp2ConnectionDecoder;
-import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
 import io.netty.handler.codec.http2.DefaultHttp2FrameWriter;
+import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2Connection;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
@@ -18,32 +18,39 @@ import io.netty.handler.codec.http2.Http2ConnectionHandlerBuilder;
 import io.netty.handler.codec.http2.Http2Exception;
 import io.netty.handler.codec.http2.Http2FrameAdapter;
 import io.netty.handler.codec.http2.Http2FrameReader;
+import io.netty.handler.codec.http2.Http2FrameWriter;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2LocalFlowController;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.pooledh2.jmh.EventLoopBenchmark;
 import org.openjdk.jmh.infra.Blackhole;
 
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
  * The listener path: on each end an {@code Http2ConnectionHandler} built with
  * {@code new Http2ConnectionHandlerBuilder().frameListener(listener).codec(decoder, encoder)}, where the decoder
- * is {@code new DefaultHttp2ConnectionDecoder(connection, encoder, reader)} and only the reader differs between
- * variants. The application is an {@code Http2FrameListener} on each end.
+ * is {@code new DefaultHttp2ConnectionDecoder(connection, encoder, reader)}, the encoder made from the connection
+ * and a writer, and only the reader, the writer and the encoder differ between variants: Netty's, or pooledh2's
+ * drop-ins for them. The application is an {@code Http2FrameListener} on each end.
  */
 final class ListenerStack implements Http2Stack {
 
     private final Supplier<Http2FrameReader> readers;
+    private final Supplier<Http2FrameWriter> writers;
+    private final BiFunction<Http2Connection, Http2FrameWriter, Http2ConnectionEncoder> encoders;
 
-    ListenerStack(Supplier<Http2FrameReader> readers) {
+    ListenerStack(Supplier<Http2FrameReader> readers, Supplier<Http2FrameWriter> writers,
+                  BiFunction<Http2Connection, Http2FrameWriter, Http2ConnectionEncoder> encoders) {
         this.readers = readers;
+        this.writers = writers;
+        this.encoders = encoders;
     }
 
     private Http2ConnectionHandler newHandler(boolean server, Http2FrameAdapter listener, Scenario scenario) {
         Http2Connection connection = new DefaultHttp2Connection(server);
-        Http2ConnectionEncoder encoder =
-                new DefaultHttp2ConnectionEncoder(connection, new DefaultHttp2FrameWriter());
+        Http2ConnectionEncoder encoder = encoders.apply(connection, writers.get());
         Http2ConnectionDecoder decoder = new DefaultHttp2ConnectionDecoder(connection, encoder, readers.get());
         return new Http2ConnectionHandlerBuilder()
                 .frameListener(listener)

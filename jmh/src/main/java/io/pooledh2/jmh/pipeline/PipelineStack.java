@@ -3,10 +3,14 @@
  */
 package io.pooledh2.jmh.pipeline;
 
+import io.netty.handler.codec.http2.DefaultHttp2ConnectionEncoder;
 import io.netty.handler.codec.http2.DefaultHttp2FrameReader;
+import io.netty.handler.codec.http2.DefaultHttp2FrameWriter;
 import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
+import io.pooledh2.codec.PooledHttp2ConnectionEncoder;
 import io.pooledh2.codec.PooledHttp2FrameCodecBuilder;
 import io.pooledh2.codec.PooledHttp2FrameReader;
+import io.pooledh2.codec.PooledHttp2FrameWriter;
 
 /**
  * The variants every pipeline benchmark runs, as its {@code stack} parameter. A name starting with
@@ -15,19 +19,26 @@ import io.pooledh2.codec.PooledHttp2FrameReader;
  */
 public enum PipelineStack {
     /**
-     * {@code Http2ConnectionHandler} with {@code DefaultHttp2ConnectionDecoder} around {@code DefaultHttp2FrameReader}.
+     * {@code Http2ConnectionHandler} with {@code DefaultHttp2ConnectionDecoder} around {@code DefaultHttp2FrameReader},
+     * {@code DefaultHttp2ConnectionEncoder} around {@code DefaultHttp2FrameWriter}.
      */
     stockListener {
         @Override
         public Http2Stack newStack() {
-            return new ListenerStack(DefaultHttp2FrameReader::new);
+            return new ListenerStack(DefaultHttp2FrameReader::new, DefaultHttp2FrameWriter::new,
+                    DefaultHttp2ConnectionEncoder::new);
         }
     },
-    /** The same, around {@code PooledHttp2FrameReader} (its {@code Http2FrameListener} adapter, defaults). */
+    /**
+     * The same with pooledh2's drop-ins: the decoder around {@code PooledHttp2FrameReader} (its
+     * {@code Http2FrameListener} adapter, defaults), {@code PooledHttp2ConnectionEncoder} around
+     * {@code PooledHttp2FrameWriter}.
+     */
     pooledListener {
         @Override
         public Http2Stack newStack() {
-            return new ListenerStack(PooledHttp2FrameReader::new);
+            return new ListenerStack(PooledHttp2FrameReader::new, PooledHttp2FrameWriter::new,
+                    PooledHttp2ConnectionEncoder::new);
         }
     },
     /** {@code Http2FrameCodecBuilder.forServer()} / {@code forClient()}; an {@code Http2Frame} handler after it. */

@@ -21,7 +21,9 @@ import io.pooledh2.codec.PooledHttp2FrameCodecBuilder;
  * the configured {@link Pipeline}: the frame codec, {@link Http2StreamResetHandler} and
  * {@link Http2MultiplexHandler} (a child channel per stream); the frame codec, the reset handler and one
  * {@link ExampleFrameHandler}; or an {@link Http2ConnectionHandler} with an {@link ExampleFrameListener}. The
- * codec is the pooled one, or Netty's own with {@code --stock}; everything else is the same on both.
+ * codec is the pooled one, or Netty's own with {@code --stock}; everything else is the same on both. The pooled
+ * codec schedules its streams as RFC 9113 allows, without the RFC 7540 priority tree
+ * ({@code streamPriorities(false)}); Netty's keeps its default, the priority tree, as Netty's builders make it.
  */
 final class Http2ConnectionSetup {
 
@@ -70,7 +72,8 @@ final class Http2ConnectionSetup {
                     .build();
         }
         PooledHttp2FrameCodecBuilder builder = PooledHttp2FrameCodecBuilder.forServer()
-                .gracefulShutdownTimeoutMillis(options.shutdownTimeoutMillis);
+                .gracefulShutdownTimeoutMillis(options.shutdownTimeoutMillis)
+                .streamPriorities(false);
         if (options.paranoid != null) {
             builder.paranoid(options.paranoid);
         }
@@ -92,6 +95,7 @@ final class Http2ConnectionSetup {
             PooledHttp2ConnectionHandlerBuilder builder = new PooledHttp2ConnectionHandlerBuilder()
                     .server(true)
                     .gracefulShutdownTimeoutMillis(options.shutdownTimeoutMillis)
+                    .streamPriorities(false)
                     .frameListener(listener);
             if (options.paranoid != null) {
                 builder.paranoid(options.paranoid);

@@ -172,7 +172,8 @@ public final class ServerOptions {
                 + boundPort + ", "
                 + (stockCodec
                         ? (pipeline == Pipeline.LISTENER ? "Netty's Http2ConnectionHandler" : "Netty's Http2FrameCodec")
-                        : "pooled codec")
+                                + " (priority-tree scheduling)"
+                        : "pooled codec (RFC 9113 scheduling)")
                 + (paranoid != null && paranoid ? " (paranoid)" : "")
                 + (reuseFrames != null && !reuseFrames ? " (reuse off)" : "")
                 + ", pipeline " + pipeline.name().toLowerCase(Locale.ROOT);
