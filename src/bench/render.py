@@ -6,7 +6,7 @@ Usage: render.py --profile NAME --out DIR [--note TEXT] [--readme README.md] RES
 
 Writes DIR/NAME.json (all results merged), DIR/NAME.md and DIR/NAME-bytes.svg. Python 3 standard library only.
 
-Pairing: every benchmark has one variant parameter ("reader" for the per-frame benchmarks, "stack" for the
+Pairing: every benchmark has one variant parameter ("reader" for the per-frame benchmarks, "writer" for FrameWriteBenchmark, "stack" for the
 pipeline ones) whose value starts with "stock" or "pooled". A pooled result is compared with the stock result
 that has the same benchmark and other parameters and whose variant, without "stock", is the longest prefix of
 the pooled variant without "pooled": pooledFrame with stockFrame, pooledListenerKeepsNothing with stockListener,
@@ -22,7 +22,7 @@ import re
 import sys
 from collections import OrderedDict
 
-VARIANT_PARAMS = ("reader", "stack")
+VARIANT_PARAMS = ("reader", "stack", "writer")
 
 # Frame types whose pooled frame-API parse must allocate nothing in steady state (B/op below this is "0":
 # JMH's gc.alloc.rate.norm carries a few thousandths of a byte of harness noise).
@@ -185,11 +185,18 @@ def time_verdict(stock, pooled):
     return "missed"
 
 
+# Frames the pooled writer must write with no object of its own (issue 56).
+ZERO_WRITE_FRAMES = ("DATA_1K", "HEADERS_PSEUDO", "SETTINGS", "PING", "WINDOW_UPDATE", "RST_STREAM", "GOAWAY")
+
+
 def targets(pairs):
-    """Issue 10's and issue 55's targets, one line each: (target, benchmark, measured, verdict)."""
+    """Issue 10's, 55's, 56's and 58's targets, one line each: (target, benchmark, measured, verdict)."""
     rows = []
     for stock, pooled in pairs:
         frame = pooled.params.get("frame") or ""
+        if pooled.cls == "FrameWriteBenchmark" and frame in ZERO_WRITE_FRAMES:
+            rows.append(("0 B/op (control frame, copied DATA, pseudo-header HEADERS)", pooled.label(),
+                         "%s B/op" % fmt_bytes(pooled.bytes), "met" if pooled.bytes < ZERO_BYTES else "missed"))
         if pooled.cls != "FrameParseBenchmark":
             continue
         # MIXED holds a HEADERS frame too.
@@ -213,7 +220,8 @@ def targets(pairs):
                          "%s vs %s B/op" % (fmt_bytes(pooled.bytes), fmt_bytes(stock.bytes)),
                          "met" if pooled.bytes <= stock.bytes + ZERO_BYTES else "missed"))
     for stock, pooled in pairs:
-        if pooled.cls == "FrameParseBenchmark":
+        if pooled.cls in ("FrameParseBenchmark", "FrameWriteBenchmark", "StreamLifecycleBenchmark"):
+            # Issue 56 and 58: the writer and a stream's lifecycle no slower than stock.
             limit = 1.00
         elif pooled.cls in ("DownloadBenchmark", "EchoBenchmark"):
             # The issue sets 1.00 for downloads; the echo has no target of its own, h2load's echo is 1.00.
