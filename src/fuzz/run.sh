@@ -17,7 +17,8 @@
 # Prints inputs per second, divergences and leaks every 10 s and at the end, with the seed of every divergence
 # and the seeds run before any leak report. Exits 1 on any divergence or leak. Runs under paranoid leak
 # detection (FUZZ_LEAK_LEVEL to change it); JAVA_OPTS adds JVM options; FUZZ_JVMS=N runs N JVMs side by side
-# (fresh seeds each) and sums them. Builds the codec's test classes first.
+# (fresh seeds each) and sums them. -XX:-OmitStackTraceInFastThrow: otherwise, once hot, an exception the JVM
+# throws (an NPE on a null argument) can lose its message on one side only, a divergence of the JIT's. Builds the codec's test classes first.
 set -uo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -57,14 +58,14 @@ cp="$root/codec/target/test-classes:$root/codec/target/classes:$(cat "$out/class
 jvms=${FUZZ_JVMS:-1}
 if [ "$jvms" -le 1 ] || [ "$1" = "--seed" ]; then
   # shellcheck disable=SC2086
-  exec java ${JAVA_OPTS:-} -Dio.netty.leakDetection.level="${FUZZ_LEAK_LEVEL:-paranoid}" -cp "$cp" \
+  exec java -XX:-OmitStackTraceInFastThrow ${JAVA_OPTS:-} -Dio.netty.leakDetection.level="${FUZZ_LEAK_LEVEL:-paranoid}" -cp "$cp" \
     "$main" "${args[@]}"
 fi
 # FUZZ_JVMS=N: N JVMs side by side, each with its own fresh seeds (one per core), then the totals.
 pids=()
 for i in $(seq 1 "$jvms"); do
   # shellcheck disable=SC2086
-  java ${JAVA_OPTS:-} -Dio.netty.leakDetection.level="${FUZZ_LEAK_LEVEL:-paranoid}" -cp "$cp" \
+  java -XX:-OmitStackTraceInFastThrow ${JAVA_OPTS:-} -Dio.netty.leakDetection.level="${FUZZ_LEAK_LEVEL:-paranoid}" -cp "$cp" \
     "$main" "${args[@]}" > "$out/fuzz-$i.log" 2>&1 &
   pids+=($!)
 done

@@ -24,6 +24,7 @@ import io.netty.handler.codec.http2.Http2Settings;
 import static io.netty.handler.codec.http2.Http2CodecUtil.DEFAULT_MAX_FRAME_SIZE;
 import static io.netty.handler.codec.http2.Http2CodecUtil.FRAME_HEADER_LENGTH;
 import static io.netty.handler.codec.http2.Http2CodecUtil.INT_FIELD_LENGTH;
+import static io.netty.handler.codec.http2.Http2CodecUtil.isMaxFrameSizeValid;
 import static io.netty.handler.codec.http2.Http2CodecUtil.MAX_PADDING;
 import static io.netty.handler.codec.http2.Http2CodecUtil.MAX_UNSIGNED_INT;
 import static io.netty.handler.codec.http2.Http2CodecUtil.MAX_WEIGHT;
@@ -58,7 +59,7 @@ import static io.netty.handler.codec.http2.Http2FrameTypes.WINDOW_UPDATE;
  * Netty on the class path: the same frames for every option, the same exceptions for invalid arguments and
  * encoding errors, each payload released once. The writes it does not make in one buffer, because their
  * behaviour is Netty's to define or differs between Netty versions, go to a {@code DefaultHttp2FrameWriter}
- * inside it that shares its HPACK encoder and max frame size: invalid arguments; a promise that
+ * made for the write, on the same HPACK encoder and max frame size: invalid arguments; a promise that
  * {@code ctx.write} would refuse or treat unlike Netty's own aggregate promise (one already done, of another
  * channel, the close future, a void or a progressive promise); padded DATA larger than the copy threshold;
  * GOAWAY debug data larger than a frame; SETTINGS with entries other than the six of RFC 9113 or in an order
@@ -90,8 +91,6 @@ public class PooledHttp2FrameWriter
     private static final char LAST_STANDARD_SETTING = SETTINGS_MAX_HEADER_LIST_SIZE;
 
     private final Http2HeadersEncoder headersEncoder;
-    /** Netty's writer on the same encoder, for the writes listed in the class comment. */
-    private final DefaultHttp2FrameWriter netty;
     private int maxFrameSize = DEFAULT_MAX_FRAME_SIZE;
 
     public PooledHttp2FrameWriter() {
@@ -111,7 +110,6 @@ public class PooledHttp2FrameWriter
      */
     public PooledHttp2FrameWriter(Http2HeadersEncoder headersEncoder) {
         this.headersEncoder = headersEncoder;
-        netty = new DefaultHttp2FrameWriter(headersEncoder);
     }
 
     @Override
@@ -131,8 +129,9 @@ public class PooledHttp2FrameWriter
 
     @Override
     public void maxFrameSize(int max) throws Http2Exception {
-        // Netty's writer validates it, with its error, and keeps it for the writes it makes.
-        netty.maxFrameSize(max);
+        if (!isMaxFrameSizeValid(max)) {
+            netty().maxFrameSize(max); // throws Netty's error
+        }
         maxFrameSize = max;
     }
 
@@ -143,7 +142,25 @@ public class PooledHttp2FrameWriter
 
     @Override
     public void close() {
-        netty.close();
+        // Netty's writer closes the HPACK encoder if it is Closeable.
+        netty().close();
+    }
+
+    /**
+     * Netty's writer on the same encoder and max frame size, for the writes listed in the class comment. Made for
+     * each such write (it has no other state) rather than kept: most connections never need one, and an idle
+     * connection would keep its 24 bytes.
+     */
+    private DefaultHttp2FrameWriter netty() {
+        DefaultHttp2FrameWriter writer = new DefaultHttp2FrameWriter(headersEncoder);
+        if (maxFrameSize != DEFAULT_MAX_FRAME_SIZE) {
+            try {
+                writer.maxFrameSize(maxFrameSize);
+            } catch (Http2Exception e) {
+                throw new IllegalStateException(e); // cannot happen: validated when it was set
+            }
+        }
+        return writer;
     }
 
     @Override
@@ -152,14 +169,14 @@ public class PooledHttp2FrameWriter
         int refCnt;
         if (streamId <= 0 || !validPadding(padding) || data == null || !takesPromise(ctx, promise)
                 || (refCnt = data.refCnt()) == 0) {
-            return netty.writeData(ctx, streamId, data, padding, endStream, promise);
+            return netty().writeData(ctx, streamId, data, padding, endStream, promise);
         }
         int length = data.readableBytes();
         if (length <= DATA_COPY_THRESHOLD && length + padding < maxFrameSize) {
             return writeCopiedData(ctx, streamId, data, length, padding, endStream, promise);
         }
         if (padding != 0) {
-            return netty.writeData(ctx, streamId, data, padding, endStream, promise);
+            return netty().writeData(ctx, streamId, data, padding, endStream, promise);
         }
         return writeDataAsIs(ctx, streamId, data, length, refCnt == 1, endStream, promise);
     }
@@ -234,7 +251,7 @@ public class PooledHttp2FrameWriter
                                       boolean endStream, ChannelPromise promise) {
         // Netty checks the padding of HEADERS only with a priority; a padding it does not check goes to it.
         if (streamId <= 0 || !validPadding(padding) || !takesPromise(ctx, promise)) {
-            return netty.writeHeaders(ctx, streamId, headers, padding, endStream, promise);
+            return netty().writeHeaders(ctx, streamId, headers, padding, endStream, promise);
         }
         return writeHeaderBlock(ctx, HEADERS, streamId, headers, padding, endStream ? Http2Flags.END_STREAM : 0,
                 0, 0, 0, promise);
@@ -246,7 +263,7 @@ public class PooledHttp2FrameWriter
                                       boolean endStream, ChannelPromise promise) {
         if (streamId <= 0 || streamDependency < 0 || !validPadding(padding) || !validWeight(weight)
                 || !takesPromise(ctx, promise)) {
-            return netty.writeHeaders(ctx, streamId, headers, streamDependency, weight, exclusive, padding,
+            return netty().writeHeaders(ctx, streamId, headers, streamDependency, weight, exclusive, padding,
                     endStream, promise);
         }
         int flags = Http2Flags.PRIORITY | (endStream ? Http2Flags.END_STREAM : 0);
@@ -258,7 +275,7 @@ public class PooledHttp2FrameWriter
     public ChannelFuture writePushPromise(ChannelHandlerContext ctx, int streamId, int promisedStreamId,
                                           Http2Headers headers, int padding, ChannelPromise promise) {
         if (streamId <= 0 || promisedStreamId <= 0 || !validPadding(padding) || !takesPromise(ctx, promise)) {
-            return netty.writePushPromise(ctx, streamId, promisedStreamId, headers, padding, promise);
+            return netty().writePushPromise(ctx, streamId, promisedStreamId, headers, padding, promise);
         }
         return writeHeaderBlock(ctx, PUSH_PROMISE, streamId, headers, padding, 0, INT_FIELD_LENGTH,
                 promisedStreamId, 0, promise);
@@ -352,7 +369,7 @@ public class PooledHttp2FrameWriter
     public ChannelFuture writePriority(ChannelHandlerContext ctx, int streamId, int streamDependency, short weight,
                                        boolean exclusive, ChannelPromise promise) {
         if (streamId <= 0 || streamDependency < 0 || !validWeight(weight)) {
-            return netty.writePriority(ctx, streamId, streamDependency, weight, exclusive, promise);
+            return netty().writePriority(ctx, streamId, streamDependency, weight, exclusive, promise);
         }
         try {
             ByteBuf buf = ctx.alloc().buffer(FRAME_HEADER_LENGTH + PRIORITY_ENTRY_LENGTH);
@@ -369,7 +386,7 @@ public class PooledHttp2FrameWriter
     public ChannelFuture writeRstStream(ChannelHandlerContext ctx, int streamId, long errorCode,
                                         ChannelPromise promise) {
         if (streamId <= 0 || !validErrorCode(errorCode)) {
-            return netty.writeRstStream(ctx, streamId, errorCode, promise);
+            return netty().writeRstStream(ctx, streamId, errorCode, promise);
         }
         try {
             ByteBuf buf = ctx.alloc().buffer(FRAME_HEADER_LENGTH + INT_FIELD_LENGTH);
@@ -385,7 +402,7 @@ public class PooledHttp2FrameWriter
     public ChannelFuture writeSettings(ChannelHandlerContext ctx, Http2Settings settings, ChannelPromise promise) {
         int count = standardSettings(settings);
         if (count < 0) {
-            return netty.writeSettings(ctx, settings, promise);
+            return netty().writeSettings(ctx, settings, promise);
         }
         try {
             int payloadLength = SETTING_ENTRY_LENGTH * count;
@@ -458,7 +475,7 @@ public class PooledHttp2FrameWriter
         if (lastStreamId < 0 || !validErrorCode(errorCode) || debugData == null || !takesPromise(ctx, promise)
                 || debugData.refCnt() == 0
                 || (debugLength = debugData.readableBytes()) > maxFrameSize - 2 * INT_FIELD_LENGTH) {
-            return netty.writeGoAway(ctx, lastStreamId, errorCode, debugData, promise);
+            return netty().writeGoAway(ctx, lastStreamId, errorCode, debugData, promise);
         }
         ByteBuf buf;
         try {
@@ -480,7 +497,7 @@ public class PooledHttp2FrameWriter
     public ChannelFuture writeWindowUpdate(ChannelHandlerContext ctx, int streamId, int windowSizeIncrement,
                                            ChannelPromise promise) {
         if (streamId < 0 || windowSizeIncrement < 0) {
-            return netty.writeWindowUpdate(ctx, streamId, windowSizeIncrement, promise);
+            return netty().writeWindowUpdate(ctx, streamId, windowSizeIncrement, promise);
         }
         try {
             ByteBuf buf = ctx.alloc().buffer(FRAME_HEADER_LENGTH + INT_FIELD_LENGTH);
@@ -496,7 +513,7 @@ public class PooledHttp2FrameWriter
     @Override
     public ChannelFuture writeFrame(ChannelHandlerContext ctx, byte frameType, int streamId, Http2Flags flags,
                                     ByteBuf payload, ChannelPromise promise) {
-        return netty.writeFrame(ctx, frameType, streamId, flags, payload, promise);
+        return netty().writeFrame(ctx, frameType, streamId, flags, payload, promise);
     }
 
     /**
