@@ -12,7 +12,7 @@
 # other waits on its sockets.
 #
 # Why windows in pairs: on this shared machine the speed of one warm server moves by about 5% (standard
-# deviation, 2-7%) from one 5 s window to the next, within one JVM (h2load-warmup.sh shows it), so one 10 s run
+# deviation, 2-7%) from one 5 s window to the next, within one JVM (measured at 7bf34c8), so one 10 s run
 # per fresh server, as this script measured before, gave rounds that spread by 20-40%. Many short windows, the two
 # servers taking turns, average that out in the time a few long runs take.
 #

@@ -6,8 +6,9 @@ Usage: render.py --profile NAME --out DIR [--note TEXT] [--readme README.md] RES
 
 Writes DIR/NAME.json (all results merged), DIR/NAME.md and DIR/NAME-bytes.svg. Python 3 standard library only.
 
-Pairing: every benchmark has one variant parameter ("reader" for the per-frame benchmarks, "writer" for FrameWriteBenchmark, "stack" for the
-pipeline ones) whose value starts with "stock" or "pooled". A pooled result is compared with the stock result
+Pairing: every benchmark has one variant parameter ("reader" for the per-frame benchmarks, "writer" for
+FrameWriteBenchmark, "stack" for the pipeline ones) whose value starts with "stock" or "pooled" (others, such as
+FrameWriteBenchmark's "channel" baseline, stay in the JSON only). A pooled result is compared with the stock result
 that has the same benchmark and other parameters and whose variant, without "stock", is the longest prefix of
 the pooled variant without "pooled": pooledFrame with stockFrame, pooledListenerKeepsNothing with stockListener,
 pooledFrameCodec with stockFrameCodec (not stockFrame: that is another benchmark, and the longest prefix wins).
@@ -22,7 +23,7 @@ import re
 import sys
 from collections import OrderedDict
 
-VARIANT_PARAMS = ("reader", "stack", "writer")
+VARIANT_PARAMS = ("reader", "writer", "stack")
 
 # Frame types whose pooled frame-API parse must allocate nothing in steady state (B/op below this is "0":
 # JMH's gc.alloc.rate.norm carries a few thousandths of a byte of harness noise).
@@ -115,6 +116,8 @@ class Result:
                 "FrameCodec": "frame codec"}.get(self.path, self.path)
         if self.cls == "FrameParseBenchmark":
             return "%s (%s)" % (p.get("frame"), path)
+        if self.cls == "FrameWriteBenchmark":
+            return "write %s (%s payload)" % (p.get("frame"), p.get("payloadKind"))
         if self.cls == "RequestResponseBenchmark":
             return "request/response, %s headers (%s)" % (p.get("headers"), path)
         if self.cls == "DownloadBenchmark":

@@ -9,12 +9,12 @@
 #          pipeline 3 x 1 s warmup, 3 x 1 s measurement. The listenerKeepsNothing variant only for
 #          SETTINGS and GOAWAY, the two frames where it changes anything.
 #   standard  2 forks; per frame 2 x 1 s warmup, 5 x 1 s measurement; pipeline 3 x 1 s warmup, 5 x 1 s
-#          measurement; every variant (about 37 minutes). The profile the README quotes.
+#          measurement; every variant (about 37 minutes).
 #   full   2 forks, 5 x 1 s warmup, 5 x 2 s measurement, every variant of every benchmark (about 55 minutes).
 #
 # Every run uses -prof gc (B/op, GC count and time), -foe true (a failing benchmark stops the run) and JSON
 # output. Writes src/bench/results/PROFILE.json (all results), PROFILE.md (tables), PROFILE-bytes.svg (chart)
-# and PROFILE.log (JMH's console output), and replaces the results block of src/bench/README.md.
+# and PROFILE.log (JMH's console output). docs/benchmarks.md says how to read them.
 #
 # Environment: SKIP_BUILD=1 reuses jmh/target/benchmarks.jar instead of building it first.
 # Run nothing else meanwhile: the numbers are only as quiet as the machine.
@@ -83,6 +83,5 @@ fi
 
 elapsed=$(( $(date +%s) - start_s ))
 note="$started, $cpus CPUs (load $load at start), commit $commit$dirty, $(( elapsed / 60 )) min $(( elapsed % 60 )) s"
-python3 "$bench_dir/render.py" --profile "$profile" --out "$results" --note "$note" \
-  --readme "$bench_dir/README.md" "$work"/*.json | tee -a "$log"
+python3 "$bench_dir/render.py" --profile "$profile" --out "$results" --note "$note" "$work"/*.json | tee -a "$log"
 echo "run: done in $(( elapsed / 60 )) min $(( elapsed % 60 )) s; report: $results/$profile.md" | tee -a "$log"

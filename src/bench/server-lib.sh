@@ -1,9 +1,9 @@
 # Copyright 2026 The pooledh2 authors. Licensed under the Apache License, version 2.0.
 #
-# Sourced by h2load.sh, h2load-profile.sh, h2load-perf.sh, h2load-warmup.sh and reuse-rate.sh: the example server's jar, a scratch
-# directory, h2load, servers started and stopped (several may run at once: h2load.sh keeps both codecs' alive in
-# a round), and h2load runs against them. The caller sets bench_name (the prefix of its messages) and h2load_args
-# before sourcing. SERVER_CPUS and H2LOAD_CPUS, if set, are taskset CPU lists for the servers and for h2load.
+# Sourced by h2load.sh and reuse-rate.sh: the example server's jar, a scratch directory, h2load, servers started
+# and stopped (several may run at once: h2load.sh keeps both codecs' alive in a round), and h2load runs against
+# them. The caller sets bench_name (the prefix of its messages) and h2load_args before sourcing. SERVER_CPUS and
+# H2LOAD_CPUS, if set, are taskset CPU lists for the servers and for h2load.
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 jar=$root/server-example/target/pooledh2-server-example.jar

@@ -55,17 +55,27 @@ public final class FrameReuseStatistics {
         CREATED[index(frameType)].increment();
     }
 
-    /** Whether counting is on ({@value #REUSE_STATS_PROPERTY}). */
+    /** {@return whether counting is on ({@value #REUSE_STATS_PROPERTY} was {@code true} when this class loaded)} */
     public static boolean isEnabled() {
         return ENABLED;
     }
 
-    /** Frames of the type parsed into a frame object kept for reuse; types above 9 share one count. */
+    /**
+     * Frames of a type parsed into a frame object kept for reuse.
+     *
+     * @param frameType the frame type, as in {@link Http2FrameTypes}; types above 9 share one count
+     * @return the count since this class loaded or since {@link #reset()}; 0 while counting is off
+     */
     public static long parsed(int frameType) {
         return PARSED[index((byte) frameType)].sum();
     }
 
-    /** Frame objects of the type made new rather than reused; types above 9 share one count. */
+    /**
+     * Frame objects of a type made new rather than reused.
+     *
+     * @param frameType the frame type, as in {@link Http2FrameTypes}; types above 9 share one count
+     * @return the count since this class loaded or since {@link #reset()}; 0 while counting is off
+     */
     public static long created(int frameType) {
         return CREATED[index((byte) frameType)].sum();
     }
@@ -78,7 +88,12 @@ public final class FrameReuseStatistics {
         }
     }
 
-    /** One line per frame type seen: parsed, new, and the share parsed into a reused object. */
+    /**
+     * A report for logs or a console.
+     *
+     * @return one line per frame type seen: parsed, new, and the share parsed into a reused object; empty while
+     *         nothing was counted
+     */
     public static String summary() {
         StringBuilder out = new StringBuilder();
         String[] names = {"DATA", "HEADERS", "PRIORITY", "RST_STREAM", "SETTINGS", "PUSH_PROMISE", "PING",

@@ -183,8 +183,8 @@ abstract class PooledFrame implements PooledHttp2Frame {
             // a release on that thread is inside the callback and the reader cannot race it. The caller holds
             // the only reference, so no other thread may touch the count: a retain() on another thread that
             // races this store is a use of a reference it does not hold, and may be lost (a CAS here cost
-            // about 8 ns per frame on JDK 25; src/bench/README.md, "On JDK 25"). Paranoid mode never holds a
-            // frame, so it keeps the CAS below and its checks. HELD implies a home: only a slot hands it out.
+            // about 8 ns per frame on JDK 25, f454533; docs/benchmarks.md, "What was learnt"). Paranoid mode never
+            // holds a frame, so it keeps the CAS below and its checks. HELD implies a home: only a slot hands it out.
             REF_CNT.setRelease(this, HELD);
             return true;
         }
@@ -218,7 +218,7 @@ abstract class PooledFrame implements PooledHttp2Frame {
         }
         // Reset before it goes back to its slot too: a free frame holding its last stream and input would keep
         // them from the garbage collector until its next parse (in an h2load echo A/B, not resetting here served
-        // 0.97 of the requests per second; results/h2load-ab-96675e2.txt).
+        // 0.97 of the requests per second; src/bench/h2load.sh at 96675e2, 2026-11-26, in git history).
         clear();
         FrameSlot<?> home = this.home;
         if (home != null && home.takeHome(this)) {

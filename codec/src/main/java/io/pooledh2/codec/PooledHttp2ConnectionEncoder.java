@@ -40,6 +40,12 @@ public class PooledHttp2ConnectionEncoder extends DefaultHttp2ConnectionEncoder 
     private final Http2FrameWriter writer;
     private Http2LifecycleManager lifecycleManager;
 
+    /**
+     * Like {@code new DefaultHttp2ConnectionEncoder(connection, frameWriter)}.
+     *
+     * @param connection the connection whose streams this encoder writes on
+     * @param frameWriter writes the frames; {@link PooledHttp2FrameWriter} writes each in one buffer
+     */
     public PooledHttp2ConnectionEncoder(Http2Connection connection, Http2FrameWriter frameWriter) {
         super(connection, frameWriter);
         writer = frameWriter;

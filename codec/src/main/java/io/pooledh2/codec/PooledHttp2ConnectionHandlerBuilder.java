@@ -40,6 +40,9 @@ public final class PooledHttp2ConnectionHandlerBuilder
     /**
      * Paranoid mode for the reader (see {@link PooledHttp2FrameReader#paranoid(boolean)}); default: the system
      * property.
+     *
+     * @param paranoid {@code true}: inbound frames are never reused and any access to a released one throws
+     * @return this builder
      */
     public PooledHttp2ConnectionHandlerBuilder paranoid(boolean paranoid) {
         assembly.paranoid(paranoid);
@@ -54,6 +57,9 @@ public final class PooledHttp2ConnectionHandlerBuilder
      * is half-closed (remote) (section 5.1). Frames on a stream this endpoint reset are ignored, as in Netty, and
      * trailers are unaffected. The peer's last 64 stream ids are remembered; older ids get Netty's answer
      * (RST_STREAM with STREAM_CLOSED). {@code false} gives exactly the behaviour of Netty's builder.
+     *
+     * @param strictStreamStates {@code true} to apply the RFC 9113 rules above, {@code false} for Netty's answers
+     * @return this builder
      */
     public PooledHttp2ConnectionHandlerBuilder strictStreamStates(boolean strictStreamStates) {
         assembly.strictStreamStates(strictStreamStates);
@@ -70,6 +76,9 @@ public final class PooledHttp2ConnectionHandlerBuilder
      * PRIORITY frames and priority fields are read and validated with the same errors and still reach the listener
      * or the handlers, but they no longer change the order or the share in which streams' DATA is sent. With a
      * connection given to the builder that already has a remote flow controller, {@code false} fails the build.
+     *
+     * @param streamPriorities {@code true} for the RFC 7540 priority tree, {@code false} for RFC 9113 turns
+     * @return this builder
      */
     public PooledHttp2ConnectionHandlerBuilder streamPriorities(boolean streamPriorities) {
         assembly.streamPriorities(streamPriorities);
@@ -79,6 +88,9 @@ public final class PooledHttp2ConnectionHandlerBuilder
     /**
      * Frame reuse for the reader (see {@link PooledHttp2FrameReader#reuseFrames(boolean)}); default: the system
      * property.
+     *
+     * @param reuseFrames {@code false}: every inbound frame is a new object, with the same behaviour otherwise
+     * @return this builder
      */
     public PooledHttp2ConnectionHandlerBuilder reuseFrames(boolean reuseFrames) {
         assembly.reuseFrames(reuseFrames);
@@ -142,8 +154,8 @@ public final class PooledHttp2ConnectionHandlerBuilder
     }
 
     /**
-     * Whether the Netty on the class path can validate required pseudo-headers (Netty 4.2.16 or newer), so that
-     * {@link #validateRequiredPseudoHeaders(boolean) validateRequiredPseudoHeaders(true)} can be set.
+     * {@return whether the Netty on the class path can validate required pseudo-headers (Netty 4.2.16 or newer), so
+     * that {@link #validateRequiredPseudoHeaders(boolean) validateRequiredPseudoHeaders(true)} can be set}
      */
     public static boolean isValidateRequiredPseudoHeadersSupported() {
         return SUPER_VALIDATE_REQUIRED_PSEUDO_HEADERS != null;

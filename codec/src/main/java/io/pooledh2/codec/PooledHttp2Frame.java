@@ -10,7 +10,7 @@ import io.netty.util.ReferenceCounted;
  * An inbound HTTP/2 frame handed out by {@link PooledHttp2FrameReader}. Every instance also implements Netty's
  * interface for its type ({@code Http2DataFrame}, {@code Http2HeadersFrame}, {@code Http2SettingsFrame}, ...).
  *
- * <h3>Retention contract</h3>
+ * <h2>Retention contract</h2>
  * <ul>
  *   <li>A frame is handed to its consumer with a reference count of 1. The consumer releases it when done.</li>
  *   <li>Everything reachable from the frame (DATA payload, headers, settings, GOAWAY debug data, unknown
@@ -31,10 +31,10 @@ import io.netty.util.ReferenceCounted;
  */
 public interface PooledHttp2Frame extends Http2Frame, ReferenceCounted {
 
-    /** The frame type from the frame header, one of {@link io.netty.handler.codec.http2.Http2FrameTypes}. */
+    /** {@return the frame type from the frame header, one of {@link io.netty.handler.codec.http2.Http2FrameTypes}} */
     byte frameType();
 
-    /** The stream identifier from the frame header; 0 for connection frames. */
+    /** {@return the stream identifier from the frame header; 0 for connection frames} */
     int streamId();
 
     @Override

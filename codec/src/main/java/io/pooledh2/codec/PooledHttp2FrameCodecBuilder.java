@@ -53,12 +53,12 @@ public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
         gracefulShutdownTimeoutMillis(0);
     }
 
-    /** A builder for the client side. */
+    /** {@return a builder for the client side} */
     public static PooledHttp2FrameCodecBuilder forClient() {
         return new PooledHttp2FrameCodecBuilder(false);
     }
 
-    /** A builder for the server side. */
+    /** {@return a builder for the server side} */
     public static PooledHttp2FrameCodecBuilder forServer() {
         return new PooledHttp2FrameCodecBuilder(true);
     }
@@ -66,6 +66,9 @@ public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
     /**
      * Paranoid mode for the reader (see {@link PooledHttp2FrameReader#paranoid(boolean)}); default: the system
      * property.
+     *
+     * @param paranoid {@code true}: inbound frames are never reused and any access to a released one throws
+     * @return this builder
      */
     public PooledHttp2FrameCodecBuilder paranoid(boolean paranoid) {
         assembly.paranoid(paranoid);
@@ -80,6 +83,9 @@ public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
      * is half-closed (remote) (section 5.1). Frames on a stream this endpoint reset are ignored, as in Netty, and
      * trailers are unaffected. The peer's last 64 stream ids are remembered; older ids get Netty's answer
      * (RST_STREAM with STREAM_CLOSED). {@code false} gives exactly the behaviour of Netty's builder.
+     *
+     * @param strictStreamStates {@code true} to apply the RFC 9113 rules above, {@code false} for Netty's answers
+     * @return this builder
      */
     public PooledHttp2FrameCodecBuilder strictStreamStates(boolean strictStreamStates) {
         assembly.strictStreamStates(strictStreamStates);
@@ -96,6 +102,9 @@ public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
      * PRIORITY frames and priority fields are read and validated with the same errors and still reach the listener
      * or the handlers, but they no longer change the order or the share in which streams' DATA is sent. With a
      * connection given to the builder that already has a remote flow controller, {@code false} fails the build.
+     *
+     * @param streamPriorities {@code true} for the RFC 7540 priority tree, {@code false} for RFC 9113 turns
+     * @return this builder
      */
     public PooledHttp2FrameCodecBuilder streamPriorities(boolean streamPriorities) {
         assembly.streamPriorities(streamPriorities);
@@ -105,6 +114,9 @@ public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
     /**
      * Frame reuse for the reader (see {@link PooledHttp2FrameReader#reuseFrames(boolean)}); default: the system
      * property.
+     *
+     * @param reuseFrames {@code false}: every inbound frame is a new object, with the same behaviour otherwise
+     * @return this builder
      */
     public PooledHttp2FrameCodecBuilder reuseFrames(boolean reuseFrames) {
         assembly.reuseFrames(reuseFrames);
@@ -152,8 +164,8 @@ public class PooledHttp2FrameCodecBuilder extends Http2FrameCodecBuilder {
     }
 
     /**
-     * Whether the Netty on the class path can validate required pseudo-headers (Netty 4.2.16 or newer), so that
-     * {@link #validateRequiredPseudoHeaders(boolean) validateRequiredPseudoHeaders(true)} can be set.
+     * {@return whether the Netty on the class path can validate required pseudo-headers (Netty 4.2.16 or newer), so
+     * that {@link #validateRequiredPseudoHeaders(boolean) validateRequiredPseudoHeaders(true)} can be set}
      */
     public static boolean isValidateRequiredPseudoHeadersSupported() {
         return SUPER_VALIDATE_REQUIRED_PSEUDO_HEADERS != null;

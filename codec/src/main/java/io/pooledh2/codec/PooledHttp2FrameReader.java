@@ -48,7 +48,7 @@ import static io.netty.handler.codec.http2.Http2FrameTypes.WINDOW_UPDATE;
  * An {@link Http2FrameReader} that hands out recycled frame objects instead of allocating per frame, with the
  * validation, the errors and the listener calls of Netty's {@code DefaultHttp2FrameReader}.
  *
- * <h3>Two ways to use it</h3>
+ * <h2>Two ways to use it</h2>
  * <ul>
  *   <li>As a drop-in reader: {@code new DefaultHttp2ConnectionDecoder(connection, encoder, new
  *       PooledHttp2FrameReader())}. {@link #readFrame(ChannelHandlerContext, ByteBuf, Http2FrameListener)}
@@ -60,7 +60,7 @@ import static io.netty.handler.codec.http2.Http2FrameTypes.WINDOW_UPDATE;
  *       each frame to the listener as a {@link PooledHttp2Frame}, which the listener must release.</li>
  * </ul>
  *
- * <h3>Input</h3>
+ * <h2>Input</h2>
  * The reader reads its input to the end. The start of a frame that the input ends in is moved into a buffer of the
  * reader's own, sized to the frame (beyond the bytes that have arrived, by at most 1 MiB; growing as the rest of a
  * longer frame comes), and the frame is completed from the next inputs: {@code ByteToMessageDecoder} then
@@ -71,7 +71,7 @@ import static io.netty.handler.codec.http2.Http2FrameTypes.WINDOW_UPDATE;
  * around this reader (Netty's {@code Http2ConnectionHandler} closes its decoder only when the channel goes
  * inactive) should {@link #close()} the reader when it is removed from a live pipeline.
  *
- * <h3>Reuse</h3>
+ * <h2>Reuse</h2>
  * Frames are parsed into objects kept per thread, by type, shared by every reader on the thread: a read
  * takes them when it needs the first and gives them back when it ends, so a connection between reads holds none.
  * When the consumer releases a frame during its callback, the next frame of that type is parsed into the same
@@ -187,6 +187,8 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     /**
      * Like {@code new DefaultHttp2FrameReader(validateHeaders)}: the headers decoder is a
      * {@link PooledHttp2HeadersDecoder} with the settings of {@code new DefaultHttp2HeadersDecoder(validateHeaders)}.
+     *
+     * @param validateHeaders whether header names are validated, as by Netty's decoder
      */
     public PooledHttp2FrameReader(boolean validateHeaders) {
         this(new PooledHttp2HeadersDecoder(validateHeaders));
@@ -196,6 +198,8 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
      * Like {@code new DefaultHttp2FrameReader(headersDecoder)}. With a {@link PooledHttp2HeadersDecoder} the
      * decoded headers are array-backed and recycled with their frame; any other decoder makes the headers
      * container itself, and the frames carry whatever it returns (the reader cannot reuse it).
+     *
+     * @param headersDecoder decodes the header blocks of HEADERS and PUSH_PROMISE frames
      */
     public PooledHttp2FrameReader(Http2HeadersDecoder headersDecoder) {
         this(headersDecoder, DEFAULT_MAX_SMALL_CONTINUATION_FRAMES);
@@ -204,6 +208,8 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     /**
      * Like {@code new DefaultHttp2FrameReader(headersDecoder, maxSmallContinuationFrames)}.
      *
+     * @param headersDecoder decodes the header blocks of HEADERS and PUSH_PROMISE frames (see
+     *        {@link #PooledHttp2FrameReader(Http2HeadersDecoder)})
      * @param maxSmallContinuationFrames how many CONTINUATION frames under 8 KiB a header block may have before
      *        the connection fails with {@code ENHANCE_YOUR_CALM}; 0 rejects every CONTINUATION frame
      */
@@ -217,6 +223,9 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
      * Paranoid mode for this reader: frames are never reused and every access to a released frame throws
      * {@link io.netty.util.IllegalReferenceCountException}, so that a retention bug fails deterministically.
      * Defaults to the {@code io.pooledh2.paranoid} system property.
+     *
+     * @param paranoid {@code true} to turn paranoid mode on
+     * @return this reader
      */
     public PooledHttp2FrameReader paranoid(boolean paranoid) {
         this.paranoid = paranoid;
@@ -224,7 +233,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         return this;
     }
 
-    /** Whether this reader is in paranoid mode. */
+    /** {@return whether this reader is in paranoid mode} */
     public boolean isParanoid() {
         return paranoid;
     }
@@ -232,6 +241,9 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
     /**
      * Whether to parse frames into reused objects. Defaults to the {@code io.pooledh2.reuseFrames} system
      * property; {@code false} makes every frame a new object.
+     *
+     * @param reuseFrames {@code false} to make every frame a new object, with behaviour otherwise identical
+     * @return this reader
      */
     public PooledHttp2FrameReader reuseFrames(boolean reuseFrames) {
         this.reuseFrames = reuseFrames;
@@ -239,7 +251,7 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
         return this;
     }
 
-    /** Whether frames are reused: the reuse setting on and paranoid mode off. */
+    /** {@return whether frames are reused: the reuse setting on and paranoid mode off} */
     public boolean isReusingFrames() {
         return reusing;
     }
@@ -252,6 +264,9 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
      * own (headers decoded into a new container, a new settings map, new flags, payloads as slices of the input,
      * as from the stock reader, valid as long as the input; for a frame that arrived in parts, slices of the
      * reader's own buffer, valid during the call and kept by retaining them).
+     *
+     * @param keepsNothing {@code true} if the listener keeps nothing it is given past the call
+     * @return this reader
      */
     public PooledHttp2FrameReader listenerKeepsNothing(boolean keepsNothing) {
         listenerKeepsNothing = keepsNothing;
@@ -355,6 +370,10 @@ public class PooledHttp2FrameReader implements Http2FrameReader, Http2FrameSizeP
      * taken out of it and kept by the reader until the rest arrives (or {@link #close()}), so that the input is
      * always read to its end.
      *
+     * @param ctx the handler's context; its allocator gathers a header block split across CONTINUATION frames
+     * @param input the bytes read from the channel; read to its end
+     * @param listener receives each frame; it owns the frame's one reference and releases it, during the call to
+     *        let the reader parse the next frame of its type into the same object, or later
      * @throws Http2Exception for a protocol error, with the {@code Http2Error} and the stream or connection
      *         scope that {@code DefaultHttp2FrameReader} gives it; after a connection error all later input is
      *         skipped

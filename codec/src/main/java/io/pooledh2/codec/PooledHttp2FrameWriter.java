@@ -93,20 +93,36 @@ public class PooledHttp2FrameWriter
     private final Http2HeadersEncoder headersEncoder;
     private int maxFrameSize = DEFAULT_MAX_FRAME_SIZE;
 
+    /** Like {@code new DefaultHttp2FrameWriter()}: Netty's HPACK encoder, no header marked sensitive. */
     public PooledHttp2FrameWriter() {
         this(new DefaultHttp2HeadersEncoder());
     }
 
+    /**
+     * Like {@code new DefaultHttp2FrameWriter(headersSensitivityDetector)}.
+     *
+     * @param headersSensitivityDetector says which headers HPACK must encode as never indexed
+     */
     public PooledHttp2FrameWriter(SensitivityDetector headersSensitivityDetector) {
         this(new DefaultHttp2HeadersEncoder(headersSensitivityDetector));
     }
 
+    /**
+     * Like {@code new DefaultHttp2FrameWriter(headersSensitivityDetector, ignoreMaxHeaderListSize)}.
+     *
+     * @param headersSensitivityDetector says which headers HPACK must encode as never indexed
+     * @param ignoreMaxHeaderListSize {@code true} to write header lists larger than the peer's
+     *        SETTINGS_MAX_HEADER_LIST_SIZE instead of failing them
+     */
     public PooledHttp2FrameWriter(SensitivityDetector headersSensitivityDetector, boolean ignoreMaxHeaderListSize) {
         this(new DefaultHttp2HeadersEncoder(headersSensitivityDetector, ignoreMaxHeaderListSize));
     }
 
     /**
-     * @param headersEncoder will be closed if it implements {@link java.io.Closeable}
+     * Like {@code new DefaultHttp2FrameWriter(headersEncoder)}.
+     *
+     * @param headersEncoder encodes the header blocks; closed with the writer if it implements
+     *        {@link java.io.Closeable}
      */
     public PooledHttp2FrameWriter(Http2HeadersEncoder headersEncoder) {
         this.headersEncoder = headersEncoder;

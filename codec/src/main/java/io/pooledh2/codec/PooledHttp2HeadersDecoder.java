@@ -26,7 +26,7 @@ import static io.netty.handler.codec.http2.Http2Exception.connectionError;
  *
  * <p>Every name and value is an immutable {@code AsciiString}: it stays valid and unchanged after the frame that
  * carried it is released, and may be kept. What a connection remembers is bounded: at most 512 strings and, with
- * 16 bytes counted per string, no more than its header list size limit (capped at 64 KiB); see the README.
+ * 16 bytes counted per string, no more than its header list size limit (capped at 64 KiB); see the project's {@code docs/reuse.md}.
  *
  * <p>Give one to a reader's constructor to choose the limits yourself; the reader's other constructors and the
  * builders make one with Netty's defaults. Decoded outside a reader (a direct {@link #decodeHeaders} call) the
@@ -51,28 +51,47 @@ public final class PooledHttp2HeadersDecoder extends DefaultHttp2HeadersDecoder 
         dropNettysTable();
     }
 
-    /** Like {@code new DefaultHttp2HeadersDecoder(validateHeaders)} (values validated too from Netty 4.2.18). */
+    /**
+     * Like {@code new DefaultHttp2HeadersDecoder(validateHeaders)}.
+     *
+     * @param validateHeaders whether header names are validated (and values, from Netty 4.2.18)
+     */
     public PooledHttp2HeadersDecoder(boolean validateHeaders) {
         super(validateHeaders);
         dropNettysTable();
     }
 
-    /** Like {@code new DefaultHttp2HeadersDecoder(validateHeaders, validateHeaderValues)}. */
+    /**
+     * Like {@code new DefaultHttp2HeadersDecoder(validateHeaders, validateHeaderValues)}.
+     *
+     * @param validateHeaders whether header names are validated
+     * @param validateHeaderValues whether header values are validated
+     */
     public PooledHttp2HeadersDecoder(boolean validateHeaders, boolean validateHeaderValues) {
         super(validateHeaders, validateHeaderValues);
         dropNettysTable();
     }
 
     /**
-     * Like {@code new DefaultHttp2HeadersDecoder(validateHeaders, maxHeaderListSize)} (which validates values too from
-     * Netty 4.2.18).
+     * Like {@code new DefaultHttp2HeadersDecoder(validateHeaders, maxHeaderListSize)}.
+     *
+     * @param validateHeaders whether header names are validated (and values, from Netty 4.2.18)
+     * @param maxHeaderListSize the header list size limit this end advertises (SETTINGS_MAX_HEADER_LIST_SIZE):
+     *        a larger header list fails with the error Netty's decoder gives it
      */
     public PooledHttp2HeadersDecoder(boolean validateHeaders, long maxHeaderListSize) {
         super(validateHeaders, maxHeaderListSize);
         dropNettysTable();
     }
 
-    /** Like {@code new DefaultHttp2HeadersDecoder(validateHeaders, validateHeaderValues, maxHeaderListSize)}. */
+    /**
+     * Like {@code new DefaultHttp2HeadersDecoder(validateHeaders, validateHeaderValues, maxHeaderListSize)}.
+     *
+     * @param validateHeaders whether header names are validated
+     * @param validateHeaderValues whether header values are validated
+     * @param maxHeaderListSize the header list size limit this end advertises (SETTINGS_MAX_HEADER_LIST_SIZE):
+     *        a larger header list fails with the error Netty's decoder gives it
+     */
     public PooledHttp2HeadersDecoder(boolean validateHeaders, boolean validateHeaderValues, long maxHeaderListSize) {
         super(validateHeaders, validateHeaderValues, maxHeaderListSize);
         dropNettysTable();

@@ -17,15 +17,15 @@ import io.netty.handler.codec.http2.Http2HeadersFrame;
  */
 public interface PooledHttp2HeadersFrame extends Http2HeadersFrame, PooledHttp2Frame {
 
-    /** Whether the frame carried the PRIORITY flag and fields. */
+    /** {@return whether the frame carried the PRIORITY flag and fields} */
     boolean priorityPresent();
 
-    /** The stream this one depends on; 0 when {@link #priorityPresent()} is false. */
+    /** {@return the stream this one depends on; 0 when {@link #priorityPresent()} is false} */
     int streamDependency();
 
-    /** The weight, 1 to 256; the default 16 when {@link #priorityPresent()} is false. */
+    /** {@return the weight, 1 to 256; the default 16 when {@link #priorityPresent()} is false} */
     short weight();
 
-    /** The exclusive flag of the dependency; false when {@link #priorityPresent()} is false. */
+    /** {@return the exclusive flag of the dependency; false when {@link #priorityPresent()} is false} */
     boolean exclusive();
 }

@@ -34,7 +34,7 @@ import java.util.function.Consumer;
 final class ServerProcess implements AutoCloseable {
 
     /**
-     * The same for every server, as for the project's benchmarks (src/bench/README.md): a fixed heap and a fixed
+     * The same for every server, as for the project's benchmarks (docs/benchmarks.md): a fixed heap and a fixed
      * young generation, so that G1 does not size them differently for the two codecs and the GC count follows the
      * bytes allocated; the same collector whatever the JVM's ergonomics would pick; Netty's leak detection off (its
      * default, simple, samples buffers and allocates a stack trace for each, ~190 B per request here, which is noise
