@@ -54,8 +54,15 @@ final class WriterTranscript {
             Http2Exception e = (Http2Exception) t;
             s.append('[').append(e.error()).append(',').append(e.shutdownHint()).append(']');
         }
-        // The JIT may throw an implicit NullPointerException without its message once the site is hot.
+        // A NullPointerException's message is the JVM's: it may be dropped once the site is hot, and it names the
+        // code that dereferenced, which differs between Netty releases. So is a message made from it.
         String message = t instanceof NullPointerException ? null : t.getMessage();
+        if (message != null && t.getCause() instanceof NullPointerException) {
+            String npe = String.valueOf(t.getCause().getMessage());
+            if (message.endsWith(npe)) {
+                message = message.substring(0, message.length() - npe.length()) + "<its message>";
+            }
+        }
         if (message != null) {
             s.append(": ").append(message.replaceAll("@[0-9a-f]{3,}", "@#"));
         }
