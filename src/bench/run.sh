@@ -5,7 +5,7 @@
 #
 #   src/bench/run.sh [quick|standard|full] [extra JMH options...]
 #
-#   quick  under 10 minutes on 2 cores: 1 fork; per frame 1 x 1 s warmup, 3 x 1 s measurement;
+#   quick  about 12 minutes on 2 cores (11.5 at d47d999): 1 fork; per frame 1 x 1 s warmup, 3 x 1 s measurement;
 #          pipeline 3 x 1 s warmup, 3 x 1 s measurement. The listenerKeepsNothing variant only for
 #          SETTINGS and GOAWAY, the two frames where it changes anything.
 #   standard  2 forks; per frame 2 x 1 s warmup, 5 x 1 s measurement; pipeline 3 x 1 s warmup, 5 x 1 s
